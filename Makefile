@@ -1,0 +1,170 @@
+# GPU radix sort course - top-level Makefile.
+#
+#   make                 build every stage and every test program
+#   make 03_split_k1     build one stage (its binary lands in build/bin/03_split_k1)
+#   make run             run every stage at its defaults and print one table
+#   make test            build and run all tests: "N passed, N failed, N skipped"
+#   make sanitize        GPU tests under compute-sanitizer (needs a GPU)
+#   make bench           write results/<gpu>/*.csv (needs a GPU for stages 02+)
+#   make diff FROM=03 TO=04   diff -u of two stages' algorithm files
+#   make device-check    what tools/device-check.sh runs on a GPU machine
+#   make clean           remove build/
+#
+# Variables: ARCH=sm_86 (or a list, "sm_80 sm_90"), DEBUG=1 (device code with -G).
+
+CUDA_PATH ?= $(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null))
+ifeq ($(CUDA_PATH),)
+CUDA_PATH := /usr/local/cuda
+endif
+NVCC ?= $(CUDA_PATH)/bin/nvcc
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+BUILD := build
+
+# ---- GPU architectures -------------------------------------------------------
+# Without ARCH, build for the GPU that nvidia-smi reports; with no GPU, for a
+# list from Turing to Hopper (sm_75 sm_80 sm_86 sm_89 sm_90) plus PTX for the
+# newest, so that the binaries also run on later GPUs.
+DEFAULT_ARCH := sm_75 sm_80 sm_86 sm_89 sm_90
+ifeq ($(origin ARCH),undefined)
+GPU_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | grep -E '^[0-9]+\.[0-9]+$$' | head -n 1 | tr -d .)
+ifneq ($(GPU_CC),)
+ARCH := sm_$(GPU_CC)
+ARCH_SOURCE := the GPU found by nvidia-smi
+else
+ARCH := $(DEFAULT_ARCH)
+ARCH_SOURCE := no GPU found, the default list
+endif
+else
+ARCH_SOURCE := ARCH on the command line
+endif
+NEWEST_ARCH := $(lastword $(ARCH))
+GENCODE := $(foreach a,$(ARCH),-gencode arch=compute_$(a:sm_%=%),code=$(a)) \
+           -gencode arch=compute_$(NEWEST_ARCH:sm_%=%),code=compute_$(NEWEST_ARCH:sm_%=%)
+
+# ---- flags --------------------------------------------------------------------
+INCLUDES := -Icommon -I$(CUDA_PATH)/include
+CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -MMD -MP $(INCLUDES)
+# .cu files are compiled as C++20 so that C-style designated initialisers
+# ({.bits = 4}) are standard; omitted fields are zero, as in C, hence no
+# missing-field-initializers warning.
+NVCCFLAGS := -std=c++20 -O3 $(GENCODE) -Werror all-warnings \
+             -Xcompiler -Wall,-Wextra,-Werror,-Wno-missing-field-initializers -MMD -MP $(INCLUDES)
+ifeq ($(DEBUG),1)
+CFLAGS += -g -O0 -DSORT_DEBUG_SYNC
+NVCCFLAGS += -G -g -DSORT_DEBUG_SYNC
+else
+NVCCFLAGS += -lineinfo
+endif
+LDLIBS :=
+
+ifeq ($(MAKELEVEL),0)
+ifeq ($(filter clean diff help,$(MAKECMDGOALS)),)
+$(info [build] ARCH = $(ARCH)  ($(ARCH_SOURCE)))
+$(info [build] CC   = $(CC) $(CFLAGS))
+$(info [build] NVCC = $(NVCC) $(NVCCFLAGS))
+endif
+endif
+
+# ---- what exists --------------------------------------------------------------
+# A sort stage is a directory NN_name holding radix_sort.c or radix_sort.cu.
+SORT_STAGES := $(sort $(patsubst %/,%,$(dir $(wildcard [0-9][0-9]_*/radix_sort.c [0-9][0-9]_*/radix_sort.cu))))
+OTHER_STAGES := $(sort $(patsubst %/,%,$(dir $(wildcard [0-9][0-9]_*/main.cu))))
+STAGES := $(sort $(SORT_STAGES) $(OTHER_STAGES))
+
+COMMON_C := $(filter-out common/driver.c,$(wildcard common/*.c))
+COMMON_CU := $(wildcard common/*.cu)
+COMMON_OBJ := $(COMMON_C:%.c=$(BUILD)/obj/%.o) $(COMMON_CU:%.cu=$(BUILD)/obj/%.o)
+LIBCOMMON := $(BUILD)/lib/libcommon.a
+DRIVER_OBJ := $(BUILD)/obj/common/driver.o
+
+stage_src = $(firstword $(wildcard $(1)/radix_sort.c $(1)/radix_sort.cu))
+stage_obj = $(BUILD)/obj/$(1)/radix_sort.o
+
+# Test programs: tests/test_<name>.c or .cu -> build/tests/test_<name>.
+TEST_SRC := $(wildcard tests/test_*.c tests/test_*.cu)
+TEST_BINS := $(sort $(patsubst tests/%,$(BUILD)/tests/%,$(basename $(TEST_SRC))))
+TEST_SCRIPTS := $(wildcard tests/test_*.sh)
+TEST_SUPPORT_C := tests/sort_battery.c
+TEST_SUPPORT_CU := $(wildcard tests/gpu_*.cu)
+
+.PHONY: all run test sanitize bench diff clean help device-check $(STAGES) FORCE
+.DEFAULT_GOAL := all
+
+all: $(STAGES:%=$(BUILD)/bin/%) $(TEST_BINS)
+
+help:
+	@sed -n '2,16p' Makefile | sed 's/^# \{0,1\}//'
+
+# ---- objects ------------------------------------------------------------------
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.o: %.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+$(LIBCOMMON): $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+# ---- one rule per sort stage --------------------------------------------------
+# build/bin/<stage>: the stage's algorithm file + the shared driver + common.
+define SORT_STAGE_RULES
+$(1): $(BUILD)/bin/$(1) $(BUILD)/tests/test_$(1)
+$(BUILD)/bin/$(1): $(call stage_obj,$(1)) $(DRIVER_OBJ) $(LIBCOMMON)
+	@mkdir -p $$(@D)
+	$$(NVCC) $$(GENCODE) $$^ -o $$@ $$(LDLIBS)
+$(BUILD)/tests/test_$(1): $(BUILD)/obj/tests/test_$(1).o $(BUILD)/obj/tests/sort_battery.o \
+                          $(call stage_obj,$(1)) $(LIBCOMMON)
+	@mkdir -p $$(@D)
+	$$(NVCC) $$(GENCODE) $$^ -o $$@ $$(LDLIBS)
+endef
+$(foreach s,$(SORT_STAGES),$(eval $(call SORT_STAGE_RULES,$(s))))
+
+# Harness tests: test_harness is CPU-only; test_gpu_common exercises CUB and
+# the device timers (and skips without a GPU).
+$(BUILD)/tests/test_harness: $(BUILD)/obj/tests/test_harness.o $(LIBCOMMON)
+	@mkdir -p $(@D)
+	$(NVCC) $(GENCODE) $^ -o $@
+
+$(BUILD)/tests/test_gpu_common: $(BUILD)/obj/tests/test_gpu_common.o \
+                                $(TEST_SUPPORT_CU:%.cu=$(BUILD)/obj/%.o) $(LIBCOMMON)
+	@mkdir -p $(@D)
+	$(NVCC) $(GENCODE) $^ -o $@
+
+-include 06_nn_histogram/rules.mk
+
+# ---- running ------------------------------------------------------------------
+run: all
+	@tools/run-stages.sh $(BUILD)/bin $(SORT_STAGES)
+
+test: all
+	@tools/run-tests.sh $(TEST_BINS) $(TEST_SCRIPTS)
+
+sanitize: all
+	@tools/sanitize.sh $(filter-out $(BUILD)/tests/test_harness $(BUILD)/tests/test_01_sequential,$(TEST_BINS))
+
+bench: all
+	@tools/bench.sh $(BUILD)/bin
+
+device-check:
+	@tools/device-check.sh
+
+# make diff FROM=03 TO=04: what one stage changed in the algorithm file of the previous one.
+diff:
+	@test -n "$(FROM)" -a -n "$(TO)" || { echo "usage: make diff FROM=NN TO=NN (for example FROM=03 TO=04)" >&2; exit 2; }
+	@from=$$(ls -d $(FROM)_*/ 2>/dev/null | head -n 1); to=$$(ls -d $(TO)_*/ 2>/dev/null | head -n 1); \
+	 test -n "$$from" || { echo "make diff: no stage $(FROM)_*" >&2; exit 2; }; \
+	 test -n "$$to" || { echo "make diff: no stage $(TO)_*" >&2; exit 2; }; \
+	 a=$$(ls $${from}radix_sort.c* 2>/dev/null | head -n 1); b=$$(ls $${to}radix_sort.c* 2>/dev/null | head -n 1); \
+	 test -n "$$a" -a -n "$$b" || { echo "make diff: both stages need a radix_sort.c or radix_sort.cu" >&2; exit 2; }; \
+	 diff -u "$$a" "$$b"; test $$? -le 1
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,289 @@
+/*
+ * driver.c - main() of every sort stage.
+ *
+ * input -> warm-up -> median of --runs runs -> exact check against the CPU
+ * reference -> CUB on the same input in the same process (when there is a GPU)
+ * -> a table in the style of the course reports' logs -> one RESULT line ->
+ * exit status (0 check passed, 1 check failed, 2 bad usage or input,
+ * 3 CUDA error, 77 skipped: no CUDA device).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cub_baseline.h"
+#include "gpu.h"
+#include "keys.h"
+#include "options.h"
+#include "reference.h"
+#include "sort_stage.h"
+#include "stats.h"
+#include "timer.h"
+
+enum { EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2, EXIT_SKIP = 77 };
+
+typedef struct {
+    uint32_t *keys;   /* the input */
+    uint32_t *sorted; /* the stage's output */
+    uint32_t *ref;    /* the reference sort */
+    size_t n;
+} key_buffers;
+
+static void die(const char *message)
+{
+    fprintf(stderr, "%s: error: %s\n", STAGE.name, message);
+    exit(EXIT_USAGE);
+}
+
+static uint32_t *alloc_keys(size_t n)
+{
+    uint32_t *p = malloc(n ? n * sizeof *p : 4);
+    if (!p) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "not enough host memory for %zu keys", n);
+        die(msg);
+    }
+    return p;
+}
+
+static void load_input(const run_config *cfg, key_buffers *b)
+{
+    char err[512];
+    if (cfg->input) {
+        if (read_keys_file(cfg->input, N_MAX, &b->keys, &b->n, err, sizeof err))
+            die(err);
+    } else {
+        b->n = cfg->n;
+        b->keys = alloc_keys(b->n);
+        make_keys(b->keys, b->n, cfg->dist, cfg->seed);
+    }
+    b->sorted = alloc_keys(b->n);
+    b->ref = alloc_keys(b->n);
+    if (reference_sort(b->keys, b->ref, b->n))
+        die("not enough host memory for the reference sort");
+}
+
+static void print_options(const run_config *cfg, size_t n)
+{
+    const sort_options *o = &cfg->sort;
+    unsigned uses = STAGE.uses;
+    printf("%s - %s\n", STAGE.name, STAGE.title);
+    if (cfg->input)
+        printf("  input     %zu keys from %s\n", n, cfg->input);
+    else
+        printf("  input     %zu keys, --dist %s --seed %llu\n", n, dist_name(cfg->dist),
+               (unsigned long long)cfg->seed);
+    printf("  options  ");
+    if (uses & USES_MODE)
+        printf(" mode=%s", mode_name(o->mode));
+    if (uses & USES_BITS)
+        printf(" bits=%d (%d passes)", o->bits, passes_for_bits(o->bits));
+    if (uses & USES_HIST)
+        printf(" hist=%d", o->hist_variant);
+    if (uses & USES_SCAN)
+        printf(" scan=%s", scan_variant_name(o->scan_variant));
+    if (uses & USES_BLOCK)
+        printf(" block=%d", o->block);
+    if (uses & USES_SCAN_BLOCK)
+        printf(" scan_block=%d", o->scan_block);
+    if (uses & USES_KPT)
+        printf(" kpt=%d", o->kpt);
+    printf("\n  runs      %d timed after 1 warm-up; the median run is shown\n", cfg->runs);
+}
+
+/* Runs the stage (warm-up + runs), checks every run's output, and leaves the
+ * median run's report in *median.  Returns 0 if every run's output was right. */
+static int run_stage(const run_config *cfg, key_buffers *b, sort_report *median, char *check,
+                     size_t checklen)
+{
+    sort_report *reports = calloc((size_t)cfg->runs, sizeof *reports);
+    double *totals = calloc((size_t)cfg->runs, sizeof *totals);
+    if (!reports || !totals)
+        die("not enough host memory for the run reports");
+    char err[512];
+    int ok = 1;
+    snprintf(check, checklen, "not checked");
+    for (int r = -1; r < cfg->runs; r++) { /* r = -1 is the warm-up */
+        sort_report rep;
+        fill_garbage(b->sorted, b->n, (uint64_t)(r + 2));
+        if (stage_sort(b->keys, b->sorted, b->n, &cfg->sort, &rep, err, sizeof err))
+            die(err);
+        char msg[512];
+        if (verify_sorted(b->sorted, b->ref, b->n, msg, sizeof msg)) {
+            if (ok)
+                snprintf(check, checklen, "%s run: %s", r < 0 ? "warm-up" : "timed", msg);
+            ok = 0;
+        } else if (ok) {
+            snprintf(check, checklen, "%s", msg);
+        }
+        if (r >= 0) {
+            reports[r] = rep;
+            totals[r] = report_total_ms(&rep, STAGE.nsteps);
+        }
+    }
+    *median = reports[median_index(totals, cfg->runs)];
+    free(reports);
+    free(totals);
+    return ok;
+}
+
+static double time_qsort(const key_buffers *b, int runs);
+
+static void print_steps(const sort_report *rep, int bits, int verbose)
+{
+    printf("  %-22s %12s %12s\n", "step", "total ms", "ms per pass");
+    for (int s = 0; s < STAGE.nsteps; s++) {
+        double ms = report_step_ms(rep, s);
+        printf("  %-22s %12.3f %12.3f\n", STAGE.step_name[s], ms,
+               rep->npasses ? ms / rep->npasses : 0.0);
+    }
+    if (!verbose)
+        return;
+    /* one line per pass, like the course reports' logs */
+    for (int p = 0; p < rep->npasses; p++) {
+        int low = p * bits, high = low + bits_in_pass(bits, p) - 1;
+        printf("  #%d (bits %d..%d):", p + 1, low, high);
+        for (int s = 0; s < STAGE.nsteps; s++)
+            printf(" + %s %.3f ms", STAGE.step_name[s], rep->pass_ms[p][s]);
+        printf("\n");
+    }
+}
+
+static void print_result_line(const run_config *cfg, size_t n, const sort_report *rep,
+                              double sort_ms, double qsort_ms, double cub_ms, int check_ok,
+                              const char *gpu)
+{
+    const sort_options *o = &cfg->sort;
+    unsigned uses = STAGE.uses;
+    printf("RESULT stage=%s n=%zu", STAGE.name, n);
+    if (cfg->input)
+        printf(" input=%s", cfg->input);
+    else
+        printf(" dist=%s seed=%llu", dist_name(cfg->dist), (unsigned long long)cfg->seed);
+    if (uses & USES_MODE)
+        printf(" mode=%s", mode_name(o->mode));
+    if (uses & USES_BITS)
+        printf(" bits=%d", o->bits);
+    if (uses & USES_HIST)
+        printf(" hist=%d", o->hist_variant);
+    if (uses & USES_SCAN)
+        printf(" scan=%s", scan_variant_name(o->scan_variant));
+    if (uses & USES_BLOCK)
+        printf(" block=%d", o->block);
+    if (uses & USES_SCAN_BLOCK)
+        printf(" scan_block=%d", o->scan_block);
+    if (uses & USES_KPT)
+        printf(" kpt=%d", o->kpt);
+    printf(" runs=%d sort_ms=%.3f", cfg->runs, sort_ms);
+    if (sort_ms > 0)
+        printf(" gkeys_s=%.4f", n / sort_ms / 1e6);
+    else
+        printf(" gkeys_s=NA");
+    for (int s = 0; s < STAGE.nsteps; s++)
+        printf(" %s_ms=%.3f", STAGE.step_name[s], report_step_ms(rep, s));
+    printf(" setup_ms=%.3f", rep->setup_ms);
+    if (qsort_ms >= 0)
+        printf(" qsort_ms=%.3f", qsort_ms);
+    if (cub_ms > 0) {
+        printf(" cub_ms=%.3f vs_cub=%.2f", cub_ms, sort_ms / cub_ms);
+    } else {
+        printf(" cub_ms=NA vs_cub=NA");
+    }
+    printf(" check=%s gpu=\"%s\"\n", check_ok ? "PASS" : "FAIL", gpu);
+}
+
+int main(int argc, char **argv)
+{
+    run_config cfg;
+    char err[512];
+    if (parse_sort_args(argc, argv, &STAGE, &cfg, err, sizeof err))
+        die(err);
+    if (cfg.help) {
+        print_sort_usage(stdout, &STAGE);
+        return 0;
+    }
+
+    char why[256];
+    int have_gpu = gpu_available(why, sizeof why);
+    if (STAGE.needs_gpu && !have_gpu) {
+        printf("SKIP: %s needs a CUDA device (%s)\n", STAGE.name, why);
+        return EXIT_SKIP;
+    }
+
+    key_buffers b;
+    load_input(&cfg, &b);
+    if (stage_check_options(&cfg.sort, b.n, err, sizeof err))
+        die(err);
+    print_options(&cfg, b.n);
+
+    sort_report rep;
+    char check[640];
+    int check_ok = run_stage(&cfg, &b, &rep, check, sizeof check);
+    /* the last run's output, written before the baselines reuse the buffer */
+    if (cfg.output && write_keys_file(cfg.output, b.sorted, b.n, err, sizeof err))
+        die(err);
+    double sort_ms = report_total_ms(&rep, STAGE.nsteps);
+    print_steps(&rep, cfg.sort.bits, cfg.verbose);
+    printf("  %-22s %12.3f %25.1f Mkeys/s\n", "sort (sum of steps)", sort_ms,
+           sort_ms > 0 ? b.n / sort_ms / 1e3 : 0.0);
+    printf("  %-22s %12.3f   allocation and transfers, not in the sort time\n", "setup",
+           rep.setup_ms);
+
+    double qsort_ms = -1.0;
+    if (!STAGE.needs_gpu) {
+        qsort_ms = time_qsort(&b, cfg.runs);
+        printf("  %-22s %12.3f   the radix sort is %.1fx faster\n", "qsort (C library)",
+               qsort_ms, sort_ms > 0 ? qsort_ms / sort_ms : 0.0);
+    }
+
+    double cub_ms = -1.0;
+    char gpu[256] = "none";
+    if (have_gpu) {
+        gpu_name(gpu, sizeof gpu);
+        if (cfg.no_cub) {
+            printf("  %-22s   not run (--no-cub)\n", "CUB DeviceRadixSort");
+        } else {
+            if (cub_sort_keys(b.keys, b.n, cfg.runs, b.sorted, &cub_ms, err, sizeof err))
+                die(err);
+            char msg[512];
+            if (verify_sorted(b.sorted, b.ref, b.n, msg, sizeof msg)) {
+                printf("  CUB's own output failed the check: %s\n", msg);
+                check_ok = 0;
+            }
+            printf("  %-22s %12.3f   this stage takes %.2fx CUB's time (%s)\n",
+                   "CUB DeviceRadixSort", cub_ms, cub_ms > 0 ? sort_ms / cub_ms : 0.0, gpu);
+        }
+    } else {
+        printf("  %-22s   not run: no CUDA device (%s)\n", "CUB DeviceRadixSort", why);
+    }
+    printf("  check     %s: %s\n", check_ok ? "PASS" : "FAIL", check);
+
+    print_result_line(&cfg, b.n, &rep, sort_ms, qsort_ms, cub_ms, check_ok, gpu);
+    free(b.keys);
+    free(b.sorted);
+    free(b.ref);
+    return check_ok ? 0 : EXIT_CHECK_FAILED;
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The C library's qsort on the same input, median of `runs` runs. */
+static double time_qsort(const key_buffers *b, int runs)
+{
+    double *times = calloc((size_t)runs, sizeof *times);
+    if (!times)
+        die("not enough host memory");
+    for (int r = 0; r < runs; r++) {
+        memcpy(b->sorted, b->keys, b->n * sizeof *b->keys);
+        double t0 = host_time_ms();
+        qsort(b->sorted, b->n, sizeof *b->sorted, compare_keys);
+        times[r] = host_time_ms() - t0;
+    }
+    double ms = times[median_index(times, runs)];
+    free(times);
+    return ms;
+}

@@ -1,0 +1,102 @@
+/*
+ * sort_stage.h - the contract between a sort stage and the shared driver.
+ *
+ * Every sort stage (01..05) implements the two functions at the bottom of this
+ * file in its ONE algorithm file and describes itself with a `stage_info`.  The
+ * driver (common/driver.c), the tests and the benchmarks only ever call these,
+ * so the CPU stage and the GPU stages are used in exactly the same way: host
+ * arrays in, host arrays out.  A GPU stage allocates, uploads, sorts and
+ * downloads by itself and reports the time of each step apart from the
+ * allocation and the transfers.
+ */
+#ifndef COMMON_SORT_STAGE_H
+#define COMMON_SORT_STAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MAX_STEPS 6   /* steps per pass a stage may report (histogram, scan, ...) */
+#define MAX_PASSES 32 /* 32 passes of 1-bit digits is the most any stage makes */
+
+/* The in-block scan algorithms the course compares. */
+enum scan_variant { SCAN_HILLIS_STEELE = 1, SCAN_BLELLOCH = 2 };
+
+/* Stage 01 runs either the textbook LSD sort or the blocked layout of the paper. */
+enum sort_mode { MODE_PLAIN = 0, MODE_BLOCKED = 1 };
+
+/* Every knob that the course reports' tables vary.  A stage uses some of them
+ * (stage_info.uses) and rejects the values it cannot honour. */
+typedef struct {
+    int bits;         /* digit width k: each pass sorts by k bits */
+    int block;        /* histogram / local-sort block size (stage 01 blocked mode: keys per block) */
+    int scan_block;   /* block size of the multi-block scan */
+    int kpt;          /* keys per thread */
+    int hist_variant; /* stage 02: 1 sectioned, 2 interleaved, 3 privatised in shared memory */
+    int scan_variant; /* enum scan_variant */
+    int mode;         /* enum sort_mode (stage 01) */
+    int poison;       /* fill the stage's own buffers with garbage first (tests) */
+} sort_options;
+
+/* Bits of stage_info.uses: which of the options above a stage reads. */
+enum {
+    USES_BITS = 1u << 0,
+    USES_BLOCK = 1u << 1,
+    USES_SCAN_BLOCK = 1u << 2,
+    USES_KPT = 1u << 3,
+    USES_HIST = 1u << 4,
+    USES_SCAN = 1u << 5,
+    USES_MODE = 1u << 6,
+};
+
+/* What one call of stage_sort measured. */
+typedef struct {
+    int npasses;
+    double pass_ms[MAX_PASSES][MAX_STEPS]; /* time of each step of each pass */
+    double setup_ms; /* allocation, upload and download: reported apart, not in the sort time */
+} sort_report;
+
+typedef struct {
+    const char *name;    /* directory name, e.g. "01_sequential" */
+    const char *title;   /* one line for tables */
+    int needs_gpu;       /* 0 for the CPU stage */
+    int nsteps;          /* how many entries of step_name are used */
+    const char *step_name[MAX_STEPS];
+    unsigned uses;       /* USES_* bits */
+    sort_options defaults;
+} stage_info;
+
+/* Defined by each stage. */
+extern const stage_info STAGE;
+
+/* 0 if the stage can sort n keys with these options; otherwise -1 and one line
+ * in err saying what is wrong and what would work. */
+int stage_check_options(const sort_options *opt, size_t n, char *err, size_t errlen);
+
+/* Sort n keys from keys_in into keys_out (distinct arrays), filling rep.
+ * Options must have passed stage_check_options.  Returns 0, or -1 with a
+ * message in err (for example: not enough device memory). */
+int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n,
+               const sort_options *opt, sort_report *rep, char *err, size_t errlen);
+
+/* Helpers on a report (common/report.c). */
+void report_clear(sort_report *rep, int npasses);
+double report_total_ms(const sort_report *rep, int nsteps);
+double report_step_ms(const sort_report *rep, int step);
+
+/* Number of k-bit passes needed for 32-bit keys, and the width of pass p
+ * (the last pass takes what remains when k does not divide 32). */
+static inline int passes_for_bits(int bits) { return (32 + bits - 1) / bits; }
+static inline int bits_in_pass(int bits, int pass)
+{
+    int shift = pass * bits;
+    return (32 - shift < bits) ? 32 - shift : bits;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,53 @@
+/*
+ * timer.h - the two clocks of the course.
+ *
+ * Host work is timed with the monotonic clock (never the wall clock, which can
+ * jump).  Device work is asynchronous: the host reaches the end of a kernel
+ * launch long before the kernel ends, so a host clock around a launch measures
+ * nothing useful.  Device work is timed with CUDA events recorded in the stream
+ * between the steps; the time between two events is read once the work is done.
+ *
+ * step_timer records one event per step boundary, so that the steps of every
+ * pass are timed without a synchronisation between them, and adds each
+ * interval to the (pass, step) it belongs to in a sort_report.
+ */
+#ifndef COMMON_TIMER_H
+#define COMMON_TIMER_H
+
+#include <cuda_runtime_api.h>
+
+#include "sort_stage.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Milliseconds on the monotonic clock (only differences mean anything). */
+double host_time_ms(void);
+
+#define STEP_TIMER_MAX_MARKS 256
+
+typedef struct {
+    cudaEvent_t event[STEP_TIMER_MAX_MARKS];
+    int pass[STEP_TIMER_MAX_MARKS]; /* interval ending at event i belongs to (pass[i], step[i]) */
+    int step[STEP_TIMER_MAX_MARKS]; /* -1: the interval is not counted (host work in between) */
+    int count;   /* events recorded in this sort */
+    int created; /* events created so far */
+} step_timer;
+
+void step_timer_create(step_timer *t);
+void step_timer_destroy(step_timer *t);
+/* Records the first event: timing starts here. */
+void step_timer_start(step_timer *t);
+/* Records an event; the device time since the previous event belongs to (pass, step). */
+void step_timer_mark(step_timer *t, int pass, int step);
+/* Records an event that starts a new interval without counting the one that
+ * ends here (the host did its own, separately timed, work meanwhile). */
+void step_timer_resume(step_timer *t);
+/* Waits for the last event and adds every counted interval to rep->pass_ms. */
+void step_timer_collect(step_timer *t, sort_report *rep);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

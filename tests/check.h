@@ -1,0 +1,73 @@
+/*
+ * check.h - the tests' tiny assertion header: no framework, just file:line.
+ *
+ *   CHECK(cond)                    counts a check; on failure prints file:line and the condition
+ *   CHECK_MSG(cond, fmt, ...)      the same, with a message
+ *   return check_summary("name");  prints the count and returns the exit status
+ *
+ * A GPU test starts with REQUIRE_GPU(): without a CUDA device it prints
+ * "SKIP: no CUDA device" and exits 77, the "skipped" status of automake and
+ * CTest, so that it is counted as skipped - never as passed.
+ */
+#ifndef TESTS_CHECK_H
+#define TESTS_CHECK_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+
+static int check_count, check_failures;
+
+#define CHECK_MAX_PRINTED 30
+
+#define CHECK_MSG(cond, ...)                                                              \
+    do {                                                                                  \
+        check_count++;                                                                    \
+        if (!(cond)) {                                                                    \
+            if (++check_failures <= CHECK_MAX_PRINTED) {                                  \
+                fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond);  \
+                fprintf(stderr, __VA_ARGS__);                                             \
+                fprintf(stderr, "\n");                                                    \
+            }                                                                             \
+        }                                                                                 \
+    } while (0)
+
+#define CHECK(cond) CHECK_MSG(cond, "%s", "")
+
+static inline int check_summary(const char *name)
+{
+    printf("%s: %d checks, %d failed\n", name, check_count, check_failures);
+    return check_failures ? 1 : 0;
+}
+
+#define REQUIRE_GPU()                                                                     \
+    do {                                                                                  \
+        char why_[256];                                                                   \
+        if (!gpu_available(why_, sizeof why_)) {                                          \
+            printf("SKIP: no CUDA device (%s)\n", why_);                                  \
+            return 77;                                                                    \
+        }                                                                                 \
+    } while (0)
+
+/* "--small": a short run for compute-sanitizer; "--no-poison": leave the
+ * stage's device buffers as cudaMalloc gives them, for initcheck. */
+static int test_small, test_poison = 1;
+
+static inline void parse_test_args(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--small"))
+            test_small = 1;
+        else if (!strcmp(argv[i], "--no-poison"))
+            test_poison = 0;
+        else {
+            fprintf(stderr, "%s: unknown test option '%s' (known: --small --no-poison)\n",
+                    argv[0], argv[i]);
+            exit(2);
+        }
+    }
+}
+
+#endif

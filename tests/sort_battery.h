@@ -1,0 +1,34 @@
+/*
+ * sort_battery.h - the battery every sort stage runs (DESIGN.md, "Tests").
+ *
+ * Sizes 0, 1, 2, 31, 32, 33, powers of two and their neighbours, multiples of
+ * the stage's tile and their neighbours, every size up to three tiles, and (in
+ * the full run) a few million; every distribution of common/keys.h.  Each
+ * output is compared with the reference sort, element for element; the output
+ * buffer is filled with garbage first, so that a key the stage forgets to
+ * write cannot pass by luck.
+ */
+#ifndef TESTS_SORT_BATTERY_H
+#define TESTS_SORT_BATTERY_H
+
+#include <stddef.h>
+
+#include "sort_stage.h"
+
+typedef struct {
+    int sorts;
+    int failures;
+} battery_result;
+
+enum battery_depth {
+    BATTERY_SIZES = 0,      /* the fixed sizes and the tile neighbours, every distribution */
+    BATTERY_SWEEP = 1,      /* also every size from 0 to 3 tiles, and a few million keys */
+};
+
+/* Runs the battery on the linked stage with these options.  tile: keys one
+ * block of the stage handles (sizes around its multiples are tested).  small:
+ * a short run (for compute-sanitizer): sizes up to 4100 keys, four distributions. */
+battery_result run_sort_battery(const char *label, const sort_options *opt, size_t tile,
+                                enum battery_depth depth, int small);
+
+#endif

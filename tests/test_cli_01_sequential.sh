@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# test_cli_01_sequential.sh - the command line of a sort program, through stage 01
+# (it runs everywhere): every kind of bad input gets exactly one line on stderr and
+# a non-zero exit; --input / --output round-trip a file; the RESULT line is there.
+set -u
+bin=${BIN_DIR:-build/bin}/01_sequential
+[ -x "$bin" ] || { echo "missing $bin (run make first)"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0 checks=0
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect_error "<what stderr must contain>" args...
+expect_error() {
+    local needle=$1; shift
+    checks=$((checks + 1))
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$? lines
+    lines=$(wc -l <"$tmp/err")
+    if [ "$rc" -eq 0 ]; then fail "'$*' exited 0"; return; fi
+    if [ "$rc" -gt 100 ]; then fail "'$*' crashed (exit $rc)"; return; fi
+    if [ "$lines" -ne 1 ]; then fail "'$*' printed $lines lines on stderr:"; cat "$tmp/err"; return; fi
+    grep -q -- "$needle" "$tmp/err" || fail "'$*': stderr lacks '$needle': $(cat "$tmp/err")"
+}
+
+expect_error "cannot open input file" --input "$tmp/missing.bin"
+printf 'abcde' >"$tmp/five.bin"
+expect_error "not a multiple of 4" --input "$tmp/five.bin"
+expect_error "not a regular file" --input "$tmp"
+expect_error "whole number" -n abc
+expect_error "-n '-1'" -n -1
+expect_error "from 0 to" -n 4294967296
+expect_error "needs a value" -n
+expect_error "from 1 to 16" --bits 0
+expect_error "from 1 to 16" --bits 17
+expect_error "unknown distribution" --dist gaussian
+expect_error "--runs" --runs 0
+expect_error "not an option of 01_sequential" --kpt 2
+expect_error "not an option of 01_sequential" --scan blelloch
+expect_error "unknown option" --frobnicate
+expect_error "plain or blocked" --mode sideways
+expect_error "--block" --block 0
+expect_error "table" --mode blocked --bits 16 --block 1 -n 1000000
+expect_error "cannot be combined" --input "$tmp/five.bin" -n 10
+expect_error "cannot create output file" -n 10 --runs 1 --no-cub --output "$tmp/no/such/dir/out.bin"
+
+# A file of random keys, sorted through --input/--output, equals sort -n of the same numbers.
+checks=$((checks + 1))
+head -c 40000 /dev/urandom >"$tmp/in.bin"
+if "$bin" --input "$tmp/in.bin" --output "$tmp/out.bin" --runs 1 >"$tmp/log" 2>&1; then
+    od -An -v -tu4 -w4 "$tmp/in.bin" | tr -d ' ' | sort -n >"$tmp/expect.txt"
+    od -An -v -tu4 -w4 "$tmp/out.bin" | tr -d ' ' >"$tmp/got.txt"
+    cmp -s "$tmp/expect.txt" "$tmp/got.txt" || fail "--output does not hold the sorted --input keys"
+    [ "$(wc -l <"$tmp/got.txt")" -eq 10000 ] || fail "--output does not hold 10000 keys"
+    grep -q '^RESULT stage=01_sequential n=10000 input=.* check=PASS' "$tmp/log" || fail "no passing RESULT line"
+else
+    fail "sorting a file failed:"; cat "$tmp/log"
+fi
+
+# An empty file is zero keys.
+checks=$((checks + 1))
+: >"$tmp/empty.bin"
+"$bin" --input "$tmp/empty.bin" --output "$tmp/empty.out" --runs 1 >"$tmp/log" 2>&1 ||
+    fail "sorting an empty file failed: $(cat "$tmp/log")"
+[ -f "$tmp/empty.out" ] && [ ! -s "$tmp/empty.out" ] || fail "empty input did not give an empty output"
+
+# Both modes, generated input, every distribution: a passing RESULT line with qsort_ms.
+for mode in plain blocked; do
+    for dist in uniform equal sorted reversed few and2 and4 high low; do
+        checks=$((checks + 1))
+        "$bin" -n 5000 --dist "$dist" --mode "$mode" --bits 4 --runs 1 --no-cub >"$tmp/log" 2>&1 ||
+            fail "$mode $dist exited non-zero"
+        grep -q "^RESULT stage=01_sequential n=5000 dist=$dist .*mode=$mode .*qsort_ms=.* check=PASS" "$tmp/log" ||
+            fail "$mode $dist: no passing RESULT line: $(tail -n 1 "$tmp/log")"
+    done
+done
+
+echo "test_cli_01_sequential: $checks checks, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,100 @@
+/*
+ * test_gpu_common.c - the GPU side of the harness: the CUB baseline sorts
+ * exactly, the device step timer measures what the GPU did, gpu_alloc's poison
+ * is really garbage, and an impossible allocation is refused with a message.
+ * Without a CUDA device it prints "SKIP: no CUDA device" and exits 77.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cub_baseline.h"
+#include "cuda_check.h"
+#include "gpu_spin.h"
+#include "keys.h"
+#include "reference.h"
+#include "timer.h"
+
+static void test_cub(void)
+{
+    const size_t sizes[] = {0, 1, 2, 33, 1000, 65537, 1000003};
+    size_t count = sizeof sizes / sizeof sizes[0];
+    if (test_small)
+        count = 5;
+    for (size_t s = 0; s < count; s++) {
+        for (int d = 0; d < DIST_COUNT; d++) {
+            size_t n = sizes[s];
+            uint32_t *keys = malloc((n + 1) * 4), *out = malloc((n + 1) * 4),
+                     *ref = malloc((n + 1) * 4);
+            make_keys(keys, n, (key_dist)d, n + 11);
+            fill_garbage(out, n, 5);
+            reference_sort(keys, ref, n);
+            double ms = -1.0;
+            char err[512];
+            CHECK(cub_sort_keys(keys, n, 2, out, &ms, err, sizeof err) == 0);
+            CHECK_MSG(verify_sorted(out, ref, n, err, sizeof err) == 0, "CUB n=%zu dist=%s: %s",
+                      n, dist_name(d), err);
+            CHECK_MSG(ms >= 0.0, "CUB time %f", ms);
+            free(keys);
+            free(out);
+            free(ref);
+        }
+    }
+}
+
+/* Two spins of 2 ms and 5 ms, timed as two steps of two passes. */
+static void test_step_timer(void)
+{
+    step_timer t;
+    sort_report rep;
+    report_clear(&rep, 2);
+    step_timer_create(&t);
+    step_timer_start(&t);
+    gpu_spin(2.0);
+    step_timer_mark(&t, 0, 1);
+    double h0 = host_time_ms();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    step_timer_resume(&t); /* host time in between must not be counted */
+    while (host_time_ms() - h0 < 20.0) {
+    }
+    step_timer_resume(&t);
+    gpu_spin(5.0);
+    step_timer_mark(&t, 1, 0);
+    step_timer_collect(&t, &rep);
+    step_timer_destroy(&t);
+    CHECK_MSG(rep.pass_ms[0][1] >= 1.9 && rep.pass_ms[0][1] < 4.0, "2 ms spin measured %.3f ms",
+              rep.pass_ms[0][1]);
+    CHECK_MSG(rep.pass_ms[1][0] >= 4.9 && rep.pass_ms[1][0] < 8.0, "5 ms spin measured %.3f ms",
+              rep.pass_ms[1][0]);
+    CHECK(rep.pass_ms[0][0] == 0.0 && rep.pass_ms[1][1] == 0.0);
+    double total = report_total_ms(&rep, 2);
+    CHECK_MSG(total < 15.0, "host time leaked into the device steps: %.3f ms", total);
+}
+
+static void test_alloc(void)
+{
+    const size_t n = 1000;
+    uint32_t *d = gpu_alloc(n * 4, 1);
+    uint32_t host[1000];
+    CUDA_CHECK(cudaMemcpy(host, d, n * 4, cudaMemcpyDeviceToHost));
+    int garbage = 1;
+    for (size_t i = 0; i < n; i++)
+        garbage &= host[i] == 0xA5A5A5A5u;
+    CHECK_MSG(garbage, "gpu_alloc(poison) did not fill the buffer");
+    gpu_free(d);
+
+    char err[512];
+    CHECK(gpu_require_memory((size_t)1 << 50, "a petabyte", err, sizeof err) != 0);
+    CHECK_MSG(strstr(err, "a petabyte needs") && strstr(err, "GiB"), "message was: %s", err);
+    CHECK(gpu_require_memory(1 << 20, "a megabyte", err, sizeof err) == 0);
+}
+
+int main(int argc, char **argv)
+{
+    parse_test_args(argc, argv);
+    REQUIRE_GPU();
+    test_alloc();
+    test_step_timer();
+    test_cub();
+    return check_summary("test_gpu_common");
+}

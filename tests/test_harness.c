@@ -1,0 +1,351 @@
+/*
+ * test_harness.c - tests of common/: the exact check, the reference sort, the
+ * key files, the option parser, the distributions and the median.  CPU only.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "keys.h"
+#include "options.h"
+#include "reference.h"
+#include "stats.h"
+
+static const stage_info FAKE_STAGE = {
+    .name = "fake_stage",
+    .title = "a stage that reads every option",
+    .needs_gpu = 1,
+    .nsteps = 1,
+    .step_name = {"sort"},
+    .uses = USES_BITS | USES_BLOCK | USES_SCAN_BLOCK | USES_KPT | USES_HIST | USES_SCAN,
+    .defaults = {.bits = 4, .block = 256, .scan_block = 512, .kpt = 2, .hist_variant = 3,
+                 .scan_variant = SCAN_BLELLOCH},
+};
+
+static const stage_info CPU_STAGE = {
+    .name = "cpu_stage",
+    .title = "a stage with only --bits and --mode",
+    .nsteps = 1,
+    .step_name = {"sort"},
+    .uses = USES_BITS | USES_MODE,
+    .defaults = {.bits = 8},
+};
+
+/* ---- the exact check ---------------------------------------------------- */
+
+static void test_verify(void)
+{
+    const uint32_t ref[] = {1, 2, 3, 4, 5};
+    char msg[512];
+
+    const uint32_t good[] = {1, 2, 3, 4, 5};
+    CHECK(verify_sorted(good, ref, 5, msg, sizeof msg) == 0);
+    CHECK(verify_sorted(good, ref, 0, msg, sizeof msg) == 0);
+
+    const uint32_t unsorted[] = {1, 3, 2, 4, 5};
+    CHECK(verify_sorted(unsorted, ref, 5, msg, sizeof msg) != 0);
+    CHECK_MSG(strstr(msg, "not sorted") && strstr(msg, "out[1] = 3") && strstr(msg, "out[2] = 2"),
+              "message was: %s", msg);
+
+    const uint32_t changed[] = {1, 2, 3, 4, 6}; /* sorted, but 5 became 6 */
+    CHECK(verify_sorted(changed, ref, 5, msg, sizeof msg) != 0);
+    CHECK_MSG(strstr(msg, "not a permutation") && strstr(msg, "index 4") &&
+                  strstr(msg, "got 6") && strstr(msg, "expected 5"),
+              "message was: %s", msg);
+
+    const uint32_t dropped[] = {1, 2, 4, 4, 5}; /* 3 dropped, 4 duplicated */
+    CHECK(verify_sorted(dropped, ref, 5, msg, sizeof msg) != 0);
+    CHECK_MSG(strstr(msg, "index 2") && strstr(msg, "got 4") && strstr(msg, "expected 3"),
+              "message was: %s", msg);
+
+    const uint32_t first_wrong[] = {0, 2, 3, 4, 5};
+    CHECK(verify_sorted(first_wrong, ref, 5, msg, sizeof msg) != 0);
+    CHECK_MSG(strstr(msg, "index 0"), "message was: %s", msg);
+}
+
+/* ---- the reference sort, against qsort --------------------------------- */
+
+static int compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void test_reference_sort(void)
+{
+    const size_t sizes[] = {0, 1, 2, 31, 32, 33, 64, 100, 1000, 4097, 100003};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        for (int d = 0; d < DIST_COUNT; d++) {
+            size_t n = sizes[s];
+            uint32_t *keys = malloc((n + 1) * 4), *out = malloc((n + 1) * 4),
+                     *expect = malloc((n + 1) * 4);
+            make_keys(keys, n, (key_dist)d, 7 + n);
+            fill_garbage(out, n, 1);
+            memcpy(expect, keys, n * 4);
+            qsort(expect, n, 4, compare_u32);
+            CHECK(reference_sort(keys, out, n) == 0);
+            CHECK_MSG(memcmp(out, expect, n * 4) == 0, "n=%zu dist=%s", n, dist_name(d));
+            free(keys);
+            free(out);
+            free(expect);
+        }
+    }
+}
+
+/* ---- key files ---------------------------------------------------------- */
+
+static void write_bytes(const char *path, const void *bytes, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(bytes, 1, len, f) != len) {
+        fprintf(stderr, "cannot write %s\n", path);
+        exit(2);
+    }
+    fclose(f);
+}
+
+static void test_key_files(void)
+{
+    char dir[] = "/tmp/test_harness_XXXXXX";
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "mkdtemp failed\n");
+        exit(2);
+    }
+    char path[512], err[512];
+    uint32_t *keys = NULL;
+    size_t n = 99;
+
+    snprintf(path, sizeof path, "%s/missing.bin", dir);
+    CHECK(read_keys_file(path, N_MAX, &keys, &n, err, sizeof err) != 0);
+    CHECK_MSG(strstr(err, "cannot open") && strstr(err, "missing.bin"), "message was: %s", err);
+    CHECK(keys == NULL);
+
+    snprintf(path, sizeof path, "%s/five.bin", dir);
+    write_bytes(path, "abcde", 5);
+    CHECK(read_keys_file(path, N_MAX, &keys, &n, err, sizeof err) != 0);
+    CHECK_MSG(strstr(err, "not a multiple of 4") && strstr(err, "5 bytes"), "message was: %s",
+              err);
+
+    CHECK(read_keys_file(dir, N_MAX, &keys, &n, err, sizeof err) != 0);
+    CHECK_MSG(strstr(err, "not a regular file"), "message was: %s", err);
+
+    snprintf(path, sizeof path, "%s/big.bin", dir);
+    write_bytes(path, "abcdefghijkl", 12);
+    CHECK(read_keys_file(path, 2, &keys, &n, err, sizeof err) != 0);
+    CHECK_MSG(strstr(err, "holds 3 keys"), "message was: %s", err);
+
+    /* a little-endian file reads back as the numbers it encodes */
+    const unsigned char le[8] = {0x01, 0x00, 0x00, 0x00, 0x78, 0x56, 0x34, 0x12};
+    snprintf(path, sizeof path, "%s/le.bin", dir);
+    write_bytes(path, le, sizeof le);
+    CHECK(read_keys_file(path, N_MAX, &keys, &n, err, sizeof err) == 0);
+    CHECK(n == 2 && keys && keys[0] == 1u && keys[1] == 0x12345678u);
+    free(keys);
+
+    /* round trip */
+    uint32_t data[1000];
+    make_keys(data, 1000, DIST_UNIFORM, 5);
+    snprintf(path, sizeof path, "%s/round.bin", dir);
+    CHECK(write_keys_file(path, data, 1000, err, sizeof err) == 0);
+    CHECK(read_keys_file(path, N_MAX, &keys, &n, err, sizeof err) == 0);
+    CHECK(n == 1000 && keys && memcmp(keys, data, sizeof data) == 0);
+    free(keys);
+
+    /* an empty file is zero keys, not an error */
+    snprintf(path, sizeof path, "%s/empty.bin", dir);
+    write_bytes(path, "", 0);
+    CHECK(read_keys_file(path, N_MAX, &keys, &n, err, sizeof err) == 0);
+    CHECK(n == 0);
+    free(keys);
+
+    snprintf(path, sizeof path, "%s/no/such/dir/out.bin", dir);
+    CHECK(write_keys_file(path, data, 10, err, sizeof err) != 0);
+    CHECK_MSG(strstr(err, "cannot create"), "message was: %s", err);
+
+    const char *names[] = {"missing.bin", "five.bin", "big.bin", "le.bin", "round.bin",
+                           "empty.bin"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* ---- the option parser -------------------------------------------------- */
+
+static int parse(const stage_info *stage, run_config *cfg, char *err, size_t errlen,
+                 const char *args)
+{
+    char buf[512];
+    char *argv[32] = {"prog"};
+    int argc = 1;
+    snprintf(buf, sizeof buf, "%s", args);
+    for (char *tok = strtok(buf, " "); tok && argc < 31; tok = strtok(NULL, " "))
+        argv[argc++] = tok;
+    return parse_sort_args(argc, argv, stage, cfg, err, errlen);
+}
+
+static void expect_rejected(const stage_info *stage, const char *args, const char *needle)
+{
+    run_config cfg;
+    char err[512] = "";
+    int rc = parse(stage, &cfg, err, sizeof err, args);
+    CHECK_MSG(rc != 0, "'%s' was accepted", args);
+    CHECK_MSG(strstr(err, needle) != NULL, "'%s': message '%s' lacks '%s'", args, err, needle);
+    CHECK_MSG(strchr(err, '\n') == NULL, "'%s': message is not one line", args);
+}
+
+static void test_options(void)
+{
+    run_config cfg;
+    char err[512];
+
+    CHECK(parse(&FAKE_STAGE, &cfg, err, sizeof err, "") == 0);
+    CHECK(cfg.n == N_DEFAULT && cfg.dist == DIST_UNIFORM && cfg.runs == RUNS_DEFAULT);
+    CHECK(cfg.sort.bits == 4 && cfg.sort.block == 256 && cfg.sort.kpt == 2);
+
+    CHECK(parse(&FAKE_STAGE, &cfg, err, sizeof err,
+                "-n 1000 --dist few --seed 9 --bits=6 --block 128 --scan-block 64 --kpt 4 "
+                "--hist 1 --scan hs --runs 3 -v --no-cub") == 0);
+    CHECK(cfg.n == 1000 && cfg.dist == DIST_FEW && cfg.seed == 9 && cfg.sort.bits == 6);
+    CHECK(cfg.sort.block == 128 && cfg.sort.scan_block == 64 && cfg.sort.kpt == 4);
+    CHECK(cfg.sort.hist_variant == 1 && cfg.sort.scan_variant == SCAN_HILLIS_STEELE);
+    CHECK(cfg.runs == 3 && cfg.verbose && cfg.no_cub);
+    CHECK(cfg.given == (USES_BITS | USES_BLOCK | USES_SCAN_BLOCK | USES_KPT | USES_HIST | USES_SCAN));
+
+    CHECK(parse(&FAKE_STAGE, &cfg, err, sizeof err, "-n 0 --scan blelloch") == 0);
+    CHECK(cfg.n == 0 && cfg.sort.scan_variant == SCAN_BLELLOCH);
+    CHECK(parse(&CPU_STAGE, &cfg, err, sizeof err, "--mode blocked") == 0);
+    CHECK(cfg.sort.mode == MODE_BLOCKED);
+    CHECK(parse(&FAKE_STAGE, &cfg, err, sizeof err, "--input keys.bin --output out.bin") == 0);
+    CHECK(cfg.input && !strcmp(cfg.input, "keys.bin") && !strcmp(cfg.output, "out.bin"));
+
+    expect_rejected(&FAKE_STAGE, "-n -5", "-n '-5'");
+    expect_rejected(&FAKE_STAGE, "-n abc", "whole number");
+    expect_rejected(&FAKE_STAGE, "-n 12k", "whole number");
+    expect_rejected(&FAKE_STAGE, "-n 99999999999999999999999", "whole number");
+    expect_rejected(&FAKE_STAGE, "-n 4294967296", "from 0 to");
+    expect_rejected(&FAKE_STAGE, "-n", "needs a value");
+    expect_rejected(&FAKE_STAGE, "--bits 0", "from 1 to 16");
+    expect_rejected(&FAKE_STAGE, "--bits 17", "from 1 to 16");
+    expect_rejected(&FAKE_STAGE, "--bits 4.5", "--bits '4.5'");
+    expect_rejected(&FAKE_STAGE, "--bits= ", "--bits ''");
+    expect_rejected(&FAKE_STAGE, "--runs 0", "--runs");
+    expect_rejected(&FAKE_STAGE, "--scan-block 2048", "--scan-block");
+    expect_rejected(&FAKE_STAGE, "--kpt 0", "--kpt");
+    expect_rejected(&FAKE_STAGE, "--hist 4", "--hist");
+    expect_rejected(&FAKE_STAGE, "--scan sideways", "--scan 'sideways'");
+    expect_rejected(&FAKE_STAGE, "--dist gaussian", "unknown distribution");
+    expect_rejected(&FAKE_STAGE, "--seed -1", "--seed");
+    expect_rejected(&FAKE_STAGE, "--frobnicate", "unknown option '--frobnicate'");
+    expect_rejected(&FAKE_STAGE, "--verbose=yes", "takes no value");
+    expect_rejected(&FAKE_STAGE, "--mode blocked", "not an option of fake_stage");
+    expect_rejected(&CPU_STAGE, "--kpt 2", "--kpt is not an option of cpu_stage");
+    expect_rejected(&CPU_STAGE, "--mode sideways", "plain or blocked");
+    expect_rejected(&FAKE_STAGE, "--input a.bin -n 5", "cannot be combined with -n");
+    expect_rejected(&FAKE_STAGE, "--dist few --input a.bin", "cannot be combined with --dist");
+}
+
+/* ---- distributions ------------------------------------------------------ */
+
+static int popcount(uint32_t x)
+{
+    int c = 0;
+    for (; x; x &= x - 1)
+        c++;
+    return c;
+}
+
+static void test_distributions(void)
+{
+    enum { N = 10000 };
+    static uint32_t a[N], b[N];
+    for (int d = 0; d < DIST_COUNT; d++) {
+        make_keys(a, N, (key_dist)d, 42);
+        make_keys(b, N, (key_dist)d, 42);
+        CHECK_MSG(memcmp(a, b, sizeof a) == 0, "%s is not reproducible from its seed",
+                  dist_name(d));
+        key_dist back;
+        CHECK(dist_from_name(dist_name(d), &back) == 0 && back == (key_dist)d);
+    }
+    make_keys(a, N, DIST_EQUAL, 1);
+    int ok = 1;
+    for (int i = 1; i < N; i++)
+        ok &= a[i] == a[0];
+    CHECK_MSG(ok, "equal keys differ");
+
+    make_keys(a, N, DIST_SORTED, 1);
+    ok = 1;
+    for (int i = 1; i < N; i++)
+        ok &= a[i - 1] <= a[i];
+    CHECK_MSG(ok && a[N - 1] > (1u << 31), "sorted keys are not sorted over the whole range");
+
+    make_keys(a, N, DIST_REVERSED, 1);
+    ok = 1;
+    for (int i = 1; i < N; i++)
+        ok &= a[i - 1] >= a[i];
+    CHECK_MSG(ok, "reversed keys are not in reverse order");
+
+    make_keys(a, N, DIST_FEW, 1);
+    int distinct = 0;
+    for (int i = 0; i < N; i++) {
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = a[j] == a[i];
+        distinct += !seen;
+    }
+    CHECK_MSG(distinct > 1 && distinct <= 16, "few: %d distinct values", distinct);
+
+    make_keys(a, N, DIST_HIGH, 1);
+    ok = 1;
+    for (int i = 1; i < N; i++)
+        ok &= (a[i] & 0xFFFFFFu) == (a[0] & 0xFFFFFFu);
+    CHECK_MSG(ok, "high: the low 24 bits vary");
+
+    make_keys(a, N, DIST_LOW, 1);
+    ok = 1;
+    for (int i = 1; i < N; i++)
+        ok &= (a[i] >> 8) == (a[0] >> 8);
+    CHECK_MSG(ok, "low: the high 24 bits vary");
+
+    make_keys(a, N, DIST_AND4, 1);
+    long bits = 0;
+    for (int i = 0; i < N; i++)
+        bits += popcount(a[i]);
+    CHECK_MSG(bits > N * 1.5 && bits < N * 2.5, "and4: %.2f bits set per key (expected about 2)",
+              (double)bits / N);
+
+    fill_garbage(a, N, 3);
+    ok = 1;
+    for (int i = 0; i < N; i++)
+        ok &= a[i] != 0;
+    CHECK_MSG(ok, "garbage contains zeros");
+}
+
+static void test_median(void)
+{
+    const double odd[] = {5.0, 1.0, 3.0};
+    CHECK(median_index(odd, 3) == 2);
+    const double even[] = {4.0, 2.0, 8.0, 6.0};
+    CHECK(odd[median_index(odd, 3)] == 3.0 && even[median_index(even, 4)] == 4.0);
+    const double ties[] = {2.0, 2.0, 2.0};
+    CHECK(ties[median_index(ties, 3)] == 2.0);
+    const double one[] = {7.0};
+    CHECK(median_index(one, 1) == 0);
+}
+
+int main(int argc, char **argv)
+{
+    parse_test_args(argc, argv);
+    test_verify();
+    test_reference_sort();
+    test_key_files();
+    test_options();
+    test_distributions();
+    test_median();
+    return check_summary("test_harness");
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# run-stages.sh BIN_DIR STAGE... - `make run`: every sort stage at its defaults, then
+# one table in the style of the course reports (time, keys/s, speed-up over the
+# previous stage, cumulative speed-up, ratio to CUB).  Stages that need a GPU
+# report themselves skipped (exit 77) on a machine without one.
+set -u
+bin_dir=$1; shift
+results=() skipped=()
+for stage in "$@"; do
+    echo "=== $stage ==="
+    out=$("$bin_dir/$stage" ${RUN_ARGS:-} 2>&1)
+    rc=$?
+    echo "$out"
+    echo
+    if [ "$rc" -eq 77 ]; then
+        skipped+=("$stage")
+    elif line=$(grep '^RESULT ' <<<"$out"); then
+        results+=("$line")
+    else
+        echo "$stage failed (exit $rc)"
+    fi
+done
+
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
+
+echo "=== summary: sort time of each stage at its defaults (median of the timed runs) ==="
+printf '%-24s %12s %10s %12s %12s %10s %6s\n' stage "sort ms" "Mkeys/s" "vs previous" "cumulative" "vs CUB" check
+first="" prev=""
+for line in "${results[@]}"; do
+    stage=$(field stage "$line"); ms=$(field sort_ms "$line"); n=$(field n "$line")
+    cub=$(field cub_ms "$line"); check=$(field check "$line")
+    [ -n "$first" ] || first=$ms
+    awk -v s="$stage" -v ms="$ms" -v n="$n" -v prev="$prev" -v first="$first" -v cub="$cub" -v c="$check" 'BEGIN {
+        mk = ms > 0 ? n / ms / 1e3 : 0
+        vp = (prev == "" || ms <= 0) ? "-" : sprintf("%.2fx", prev / ms)
+        cu = ms > 0 ? sprintf("%.2fx", first / ms) : "-"
+        vc = (cub == "NA" || cub == "") ? "NA" : sprintf("%.2fx", ms / cub)
+        printf "%-24s %12.3f %10.1f %12s %12s %10s %6s\n", s, ms, mk, vp, cu, vc, c }'
+    prev=$ms
+done
+for line in "${results[@]}"; do
+    cub=$(field cub_ms "$line")
+    if [ "$cub" != "NA" ]; then
+        echo "CUB DeviceRadixSort on the same input: $cub ms on $(sed -n 's/.*gpu="\(.*\)"/\1/p' <<<"$line")"
+        break
+    fi
+done
+echo "vs previous / cumulative: how many times faster than the previous stage / than stage 01."
+echo "vs CUB: how many times CUB's time this stage takes."
+if [ ${#skipped[@]} -gt 0 ]; then
+    echo "not run: ${skipped[*]} - these stages need a CUDA GPU and none was found."
+fi
