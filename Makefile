@@ -57,7 +57,7 @@ NVCCFLAGS += -G -g -DSORT_DEBUG_SYNC
 else
 NVCCFLAGS += -lineinfo
 endif
-LDLIBS :=
+LDLIBS := -lpthread
 
 ifeq ($(MAKELEVEL),0)
 ifeq ($(filter clean diff help,$(MAKECMDGOALS)),)
@@ -129,12 +129,12 @@ $(foreach s,$(SORT_STAGES),$(eval $(call SORT_STAGE_RULES,$(s))))
 # the device timers (and skips without a GPU).
 $(BUILD)/tests/test_harness: $(BUILD)/obj/tests/test_harness.o $(LIBCOMMON)
 	@mkdir -p $(@D)
-	$(NVCC) $(GENCODE) $^ -o $@
+	$(NVCC) $(GENCODE) $^ -o $@ $(LDLIBS)
 
 $(BUILD)/tests/test_gpu_common: $(BUILD)/obj/tests/test_gpu_common.o \
                                 $(TEST_SUPPORT_CU:%.cu=$(BUILD)/obj/%.o) $(LIBCOMMON)
 	@mkdir -p $(@D)
-	$(NVCC) $(GENCODE) $^ -o $@
+	$(NVCC) $(GENCODE) $^ -o $@ $(LDLIBS)
 
 -include 06_nn_histogram/rules.mk
 

@@ -1,11 +1,17 @@
 /* reference.c - bottom-up merge sort and the exact check (see reference.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "reference.h"
 
-enum { RUN = 32 }; /* runs this short are sorted by insertion first */
+enum { RUN = 32 };           /* runs this short are sorted by insertion first */
+enum { MAX_THREADS = 16 };   /* large inputs are sorted by up to this many threads */
+#define PARALLEL_FROM ((size_t)1 << 20)
 
 static void insertion_sort(uint32_t *a, size_t n)
 {
@@ -32,6 +38,73 @@ static void merge(const uint32_t *src, uint32_t *dst, size_t lo, size_t mid, siz
         dst[k++] = src[j++];
 }
 
+/* Sorts a[0..n) with tmp[0..n) as scratch; the result ends in a. */
+static void merge_sort(uint32_t *a, uint32_t *tmp, size_t n)
+{
+    for (size_t lo = 0; lo < n; lo += RUN)
+        insertion_sort(a + lo, (n - lo < RUN) ? n - lo : RUN);
+    uint32_t *src = a, *dst = tmp;
+    for (size_t width = RUN; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = (lo + width < n) ? lo + width : n;
+            size_t hi = (lo + 2 * width < n) ? lo + 2 * width : n;
+            merge(src, dst, lo, mid, hi);
+        }
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+}
+
+/* Large inputs: each thread sorts one chunk, then pairs of sorted chunks are
+ * merged by as many threads as there are pairs, until one run is left.  The
+ * order of the result is the same as the serial sort's: it is sorted. */
+typedef struct {
+    uint32_t *a, *tmp;
+    size_t lo, mid, hi;
+} sort_job;
+
+static void *sort_chunk(void *arg)
+{
+    sort_job *j = arg;
+    merge_sort(j->a + j->lo, j->tmp + j->lo, j->hi - j->lo);
+    return NULL;
+}
+
+static void *merge_chunks(void *arg)
+{
+    sort_job *j = arg; /* merges a[lo, mid) and a[mid, hi) into tmp[lo, hi) */
+    merge(j->a, j->tmp, j->lo, j->mid, j->hi);
+    return NULL;
+}
+
+static int thread_count(size_t n)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = 1;
+    while (threads * 2 <= MAX_THREADS && threads * 2 <= cpus && n >= PARALLEL_FROM)
+        threads *= 2;
+    return threads;
+}
+
+/* Runs fn on jobs[0..count), one thread each; a job whose thread could not
+ * start is run here instead. */
+static void run_jobs(void *(*fn)(void *), sort_job *jobs, int count)
+{
+    pthread_t threads[MAX_THREADS];
+    int started[MAX_THREADS];
+    for (int i = 0; i < count; i++) {
+        started[i] = pthread_create(&threads[i], NULL, fn, &jobs[i]) == 0;
+        if (!started[i])
+            fn(&jobs[i]);
+    }
+    for (int i = 0; i < count; i++)
+        if (started[i])
+            pthread_join(threads[i], NULL);
+}
+
 int reference_sort(const uint32_t *in, uint32_t *out, size_t n)
 {
     if (n == 0)
@@ -40,16 +113,23 @@ int reference_sort(const uint32_t *in, uint32_t *out, size_t n)
     if (!tmp)
         return -1;
     memcpy(out, in, n * sizeof *out);
-    for (size_t lo = 0; lo < n; lo += RUN)
-        insertion_sort(out + lo, (n - lo < RUN) ? n - lo : RUN);
+
+    int chunks = thread_count(n);
+    sort_job jobs[MAX_THREADS];
+    size_t bounds[MAX_THREADS + 1];
+    for (int c = 0; c <= chunks; c++)
+        bounds[c] = n / chunks * c + (c == chunks ? n % chunks : 0);
+    for (int c = 0; c < chunks; c++)
+        jobs[c] = (sort_job){out, tmp, bounds[c], 0, bounds[c + 1]};
+    run_jobs(sort_chunk, jobs, chunks);
 
     uint32_t *src = out, *dst = tmp;
-    for (size_t width = RUN; width < n; width *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * width) {
-            size_t mid = (lo + width < n) ? lo + width : n;
-            size_t hi = (lo + 2 * width < n) ? lo + 2 * width : n;
-            merge(src, dst, lo, mid, hi);
-        }
+    for (int step = 1; step < chunks; step *= 2) {
+        int pairs = 0;
+        for (int c = 0; c < chunks; c += 2 * step)
+            jobs[pairs++] = (sort_job){src, dst, bounds[c], bounds[c + step],
+                                       bounds[c + 2 * step]};
+        run_jobs(merge_chunks, jobs, pairs);
         uint32_t *t = src;
         src = dst;
         dst = t;

@@ -3,6 +3,8 @@
 # --small mode, under compute-sanitizer's memcheck, racecheck, synccheck and initcheck.
 # Fails on any report.  initcheck runs with --no-poison: the tests normally fill device
 # buffers with garbage, which would hide a read of memory that nothing wrote.
+#   SANITIZE_JOBS     how many sanitizer runs at once (default 1)
+#   SANITIZE_TIMEOUT  seconds before a run counts as failed (default: none)
 set -u
 sanitizer=$(command -v compute-sanitizer || true)
 for d in "${CUDA_PATH:-}" /usr/local/cuda; do
@@ -17,23 +19,44 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
     exit 2
 fi
 logdir=${SANITIZE_LOG_DIR:-build/sanitize}
+jobs=${SANITIZE_JOBS:-1}
 mkdir -p "$logdir"
+tools=(memcheck racecheck synccheck initcheck)
+
+run_one() {
+    local t=$1 tool=$2 args="--small" log start rc
+    [ "$tool" = initcheck ] && args="--small --no-poison"
+    log="$logdir/$(basename "$t").$tool.log"
+    start=$(date +%s)
+    local cmd=("$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 20 "$t" $args)
+    if [ -n "${SANITIZE_TIMEOUT:-}" ]; then timeout "$SANITIZE_TIMEOUT" "${cmd[@]}" >"$log" 2>&1
+    else "${cmd[@]}" >"$log" 2>&1; fi
+    rc=$?
+    echo "$rc $(( $(date +%s) - start ))" >"$log.status"
+}
+
+running=0
+for t in "$@"; do
+    for tool in "${tools[@]}"; do
+        run_one "$t" "$tool" &
+        running=$((running + 1))
+        if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+    done
+done
+wait
+
 clean=0 dirty=0
 for t in "$@"; do
-    for tool in memcheck racecheck synccheck initcheck; do
-        args="--small"
-        [ "$tool" = initcheck ] && args="--small --no-poison"
+    for tool in "${tools[@]}"; do
         log="$logdir/$(basename "$t").$tool.log"
-        start=$(date +%s)
-        "$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 20 "$t" $args >"$log" 2>&1
-        rc=$?
-        secs=$(( $(date +%s) - start ))
+        read -r rc secs <"$log.status"
         summary=$(grep -m1 'ERROR SUMMARY\|RACECHECK SUMMARY' "$log" || echo "no summary")
         if [ "$rc" -eq 0 ]; then
-            clean=$((clean + 1)); printf 'clean  %-10s %-30s %4d s  %s\n' "$tool" "$(basename "$t")" "$secs" "$summary"
+            clean=$((clean + 1)); printf 'clean   %-10s %-30s %4d s  %s\n' "$tool" "$(basename "$t")" "$secs" "$summary"
         else
-            dirty=$((dirty + 1)); printf 'REPORT %-10s %-30s %4d s  exit %d, see %s\n' "$tool" "$(basename "$t")" "$secs" "$rc" "$log"
-            grep -m 12 -E 'Error|error|Invalid|Race|Hazard|Uninitialized|FAIL' "$log" | sed 's/^/       /'
+            dirty=$((dirty + 1)); printf 'REPORT  %-10s %-30s %4d s  exit %d (%s), see %s\n' "$tool" "$(basename "$t")" "$secs" "$rc" \
+                "$([ "$rc" -eq 124 ] && echo "timed out" || echo "$summary")" "$log"
+            grep -m 12 -E 'Error|error|Invalid|Race|Hazard|Uninitialized|FAIL' "$log" | sed 's/^/        /'
         fi
     done
 done

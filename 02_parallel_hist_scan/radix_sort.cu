@@ -1,0 +1,486 @@
+/*
+ * 02_parallel_hist_scan/radix_sort.cu - histogram and scan on the GPU, scatter
+ * still sequential on the CPU.
+ *
+ * What changed since 01_sequential, and why
+ *   Of the three steps of a pass, two are easy to parallelise: counting digits
+ *   (histogram) and the prefix sum of the counts (scan).  This stage moves those
+ *   two to the GPU and keeps the third, the scatter, on the CPU exactly as in
+ *   stage 01 - because a scatter in which every key takes "the next free slot of
+ *   its digit" is a chain of dependent steps, and making it parallel is the
+ *   subject of the next stages.  The blocked mode of stage 01 is gone; it comes
+ *   back, parallel, in stage 04.
+ *
+ *   The lesson is in two parts:
+ *   - how to build a GPU histogram and a GPU scan well (below, each version says
+ *     what it fixes);
+ *   - why moving two of three steps buys little: the scatter is still
+ *     sequential, and now every pass also moves the keys to the GPU (for the
+ *     next histogram) and the offsets back.  Those transfers are their own step.
+ *
+ * Steps of one pass (k-bit digits, --bits 1..8)
+ *   1. histogram (GPU): count the digits of the keys in device memory, one of
+ *      three kernels (--hist):
+ *        1 sectioned:   thread t counts a contiguous section of the keys, with a
+ *                       global atomicAdd per key.  Neighbouring threads read
+ *                       addresses a whole section apart: no coalescing.
+ *        2 interleaved: thread t reads keys t, t + T, t + 2T ... (T threads in
+ *                       all), so the 32 threads of a warp read 32 neighbouring
+ *                       keys in one memory transaction.  Still one global atomic
+ *                       per key, and with 2^k counters they all collide.
+ *        3 shared:      each block counts into its own private histogram in
+ *                       shared memory (fast atomics, contention only inside the
+ *                       block), and adds it to the global one once at the end.
+ *   2. scan (GPU): exclusive scan of the 2^k counts, with a multi-block scan
+ *      that works for any length (the next stages scan millions of values):
+ *      each block scans its tile, the tiles' totals are scanned (recursively),
+ *      and each tile adds its scanned total back.  In-block scan (--scan):
+ *        hillis-steele: log2(B) steps, each element adds the one `offset` to its
+ *                       left: simple, but O(B log B) additions;
+ *        blelloch:      an up-sweep builds a sum tree in place, a down-sweep
+ *                       pushes the prefixes back down: O(B) additions.  Its tree
+ *                       walks shared memory with strides 2, 4, 8 ... so the
+ *                       threads of a warp hit the same bank; one word of padding
+ *                       every 32 (PAD below) spreads them over the banks.
+ *   3. transfer: the scanned offsets come back to the host (2^k words), and,
+ *      after the scatter, the keys in their new order go to the GPU for the
+ *      next pass's histogram (4n bytes: this is what costs).
+ *   4. scatter (CPU): unchanged from stage 01.
+ *
+ * Timing: GPU steps and transfers with CUDA events, the host scatter with the
+ * monotonic clock; allocation, the first upload and the copy of the result are
+ * "setup", reported apart.
+ *
+ * Run:  build/bin/02_parallel_hist_scan --hist 3 --scan blelloch --verbose
+ *       make diff FROM=01 TO=02
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_check.h"
+#include "gpu.h"
+#include "radix_sort.h"
+#include "sort_stage.h"
+#include "timer.h"
+
+enum { STEP_HISTOGRAM, STEP_SCAN, STEP_TRANSFER, STEP_SCATTER };
+enum { HIST_SECTIONED = 1, HIST_INTERLEAVED = 2, HIST_SHARED = 3 };
+
+#define MAX_SCAN_LEVELS 8
+
+const stage_info STAGE = {
+    .name = "02_parallel_hist_scan",
+    .title = "histogram and scan on the GPU, scatter still sequential on the CPU",
+    .needs_gpu = 1,
+    .nsteps = 4,
+    .step_name = {"histogram", "scan", "transfer", "scatter"},
+    .uses = USES_BITS | USES_BLOCK | USES_SCAN_BLOCK | USES_HIST | USES_SCAN,
+    .defaults = {.bits = 8, .block = 256, .scan_block = 256, .hist_variant = HIST_SHARED,
+                 .scan_variant = SCAN_BLELLOCH},
+};
+
+static int is_power_of_two(int x) { return x > 0 && (x & (x - 1)) == 0; }
+
+static int check_block_size(const char *option, int block, char *err, size_t errlen)
+{
+    if (!is_power_of_two(block) || block < 32 || block > 1024) {
+        snprintf(err, errlen, "%s %d: block sizes must be powers of two from 32 to 1024", option,
+                 block);
+        return -1;
+    }
+    return 0;
+}
+
+int stage_check_options(const sort_options *opt, size_t n, char *err, size_t errlen)
+{
+    if (opt->bits < 1 || opt->bits > 8) {
+        snprintf(err, errlen, "--bits %d: this stage sorts with digits of 1 to 8 bits", opt->bits);
+        return -1;
+    }
+    if (check_block_size("--block", opt->block, err, errlen) ||
+        check_block_size("--scan-block", opt->scan_block, err, errlen))
+        return -1;
+    return gpu_require_memory(n * sizeof(uint32_t) + (1u << 20), "sorting these keys", err,
+                              errlen);
+}
+
+/* ---- histogram kernels ---------------------------------------------------- */
+
+/* 1. Sectioned: thread t counts keys [t * section, (t + 1) * section). */
+__global__ void histogram_sectioned(const uint32_t *keys, size_t n, int shift, uint32_t mask,
+                                    uint32_t *hist)
+{
+    size_t threads = (size_t)gridDim.x * blockDim.x;
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t section = (n + threads - 1) / threads;
+    size_t begin = t * section;
+    size_t end = begin + section < n ? begin + section : n;
+    for (size_t i = begin; i < end; i++)
+        atomicAdd(&hist[(keys[i] >> shift) & mask], 1u);
+}
+
+/* 2. Interleaved: the threads of a warp read neighbouring keys (coalesced). */
+__global__ void histogram_interleaved(const uint32_t *keys, size_t n, int shift, uint32_t mask,
+                                      uint32_t *hist)
+{
+    size_t threads = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads)
+        atomicAdd(&hist[(keys[i] >> shift) & mask], 1u);
+}
+
+/* 3. Privatised: a histogram per block in shared memory, merged at the end. */
+__global__ void histogram_shared(const uint32_t *keys, size_t n, int shift, uint32_t mask,
+                                 uint32_t *hist)
+{
+    extern __shared__ uint32_t local[]; /* mask + 1 counters */
+    for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
+        local[d] = 0;
+    __syncthreads();
+
+    size_t threads = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads)
+        atomicAdd(&local[(keys[i] >> shift) & mask], 1u);
+    __syncthreads();
+
+    for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
+        if (local[d] != 0)
+            atomicAdd(&hist[d], local[d]);
+}
+
+/* Enough blocks to fill every multiprocessor once: each thread then loops. */
+static int histogram_grid(int block)
+{
+    int device = 0, sms = 0, threads_per_sm = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor,
+                                      device));
+    return sms * (threads_per_sm / block);
+}
+
+static void gpu_histogram(const uint32_t *d_keys, size_t n, int shift, int width, int variant,
+                          int block, uint32_t *d_hist)
+{
+    uint32_t mask = (1u << width) - 1;
+    int grid = histogram_grid(block);
+    CUDA_CHECK(cudaMemsetAsync(d_hist, 0, ((size_t)mask + 1) * sizeof(uint32_t)));
+    if (n == 0)
+        return;
+    if (variant == HIST_SECTIONED)
+        histogram_sectioned<<<grid, block>>>(d_keys, n, shift, mask, d_hist);
+    else if (variant == HIST_INTERLEAVED)
+        histogram_interleaved<<<grid, block>>>(d_keys, n, shift, mask, d_hist);
+    else
+        histogram_shared<<<grid, block, ((size_t)mask + 1) * sizeof(uint32_t)>>>(
+            d_keys, n, shift, mask, d_hist);
+    CUDA_CHECK_LAUNCH();
+}
+
+/* ---- scan: in-block scans ------------------------------------------------- */
+
+/* Hillis-Steele, in place on s[0 .. blockDim.x), one value per thread.  After
+ * it, s[t] holds the sum of the values before t (exclusive); returns the total.
+ * Each step reads the value `offset` to the left, waits for every thread to
+ * have read, then adds: without the barrier in between a thread could read a
+ * value its neighbour has already updated in this step. */
+__device__ uint32_t scan_hillis_steele(uint32_t *s)
+{
+    const unsigned t = threadIdx.x;
+    __syncthreads(); /* the caller's writes to s are visible */
+    uint32_t own = s[t];
+    for (unsigned offset = 1; offset < blockDim.x; offset *= 2) {
+        uint32_t left = t >= offset ? s[t - offset] : 0;
+        __syncthreads();
+        s[t] += left;
+        __syncthreads();
+    }
+    uint32_t total = s[blockDim.x - 1];
+    __syncthreads(); /* everyone has read the total before s changes */
+    s[t] -= own;     /* inclusive -> exclusive */
+    __syncthreads();
+    return total;
+}
+
+/* Shared-memory index with one word of padding every 32 words: in the tree
+ * walks below, addresses 2, 4, 8 ... words apart would otherwise fall into the
+ * same bank (there are 32 banks of 4 bytes) and be served one after another. */
+#define PAD(i) ((i) + ((i) >> 5))
+
+/* Blelloch, in place on s[PAD(0 .. count)), count a power of two up to
+ * 2 * blockDim.x (each thread handles two values).  Exclusive; returns the total. */
+__device__ uint32_t scan_blelloch(uint32_t *s, unsigned count)
+{
+    const unsigned t = threadIdx.x;
+    unsigned offset = 1;
+    /* up-sweep: after it, s[PAD(count - 1)] holds the total */
+    for (unsigned active = count / 2; active > 0; active /= 2) {
+        __syncthreads();
+        if (t < active) {
+            unsigned left = offset * (2 * t + 1) - 1, right = offset * (2 * t + 2) - 1;
+            s[PAD(right)] += s[PAD(left)];
+        }
+        offset *= 2;
+    }
+    __syncthreads();
+    uint32_t total = s[PAD(count - 1)];
+    __syncthreads(); /* everyone has read the total before it is cleared */
+    if (t == 0)
+        s[PAD(count - 1)] = 0;
+    /* down-sweep: each node passes its prefix to its left child, and the
+     * prefix plus the left child's sum to its right child */
+    for (unsigned active = 1; active < count; active *= 2) {
+        offset /= 2;
+        __syncthreads();
+        if (t < active) {
+            unsigned left = offset * (2 * t + 1) - 1, right = offset * (2 * t + 2) - 1;
+            uint32_t left_sum = s[PAD(left)];
+            s[PAD(left)] = s[PAD(right)];
+            s[PAD(right)] += left_sum;
+        }
+    }
+    __syncthreads();
+    return total;
+}
+
+/* ---- scan: the multi-block scan ------------------------------------------- */
+
+/* Values one block scans: one per thread (Hillis-Steele) or two (Blelloch). */
+static size_t scan_tile(int variant, int block)
+{
+    return variant == SCAN_BLELLOCH ? 2 * (size_t)block : (size_t)block;
+}
+
+/* Scans each tile of `in` into `out` (exclusive, in place allowed) and writes
+ * each tile's total to tile_sums (if there is more than one tile). */
+__global__ void scan_tiles_hillis_steele(const uint32_t *in, uint32_t *out, size_t n,
+                                         uint32_t *tile_sums)
+{
+    extern __shared__ uint32_t s[];
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    s[threadIdx.x] = i < n ? in[i] : 0;
+    uint32_t total = scan_hillis_steele(s);
+    if (i < n)
+        out[i] = s[threadIdx.x];
+    if (tile_sums && threadIdx.x == 0)
+        tile_sums[blockIdx.x] = total;
+}
+
+__global__ void scan_tiles_blelloch(const uint32_t *in, uint32_t *out, size_t n,
+                                    uint32_t *tile_sums)
+{
+    extern __shared__ uint32_t s[];
+    const unsigned count = 2 * blockDim.x;
+    size_t base = (size_t)blockIdx.x * count;
+    /* thread t loads values t and t + blockDim.x: neighbouring threads, neighbouring words */
+    for (unsigned j = threadIdx.x; j < count; j += blockDim.x)
+        s[PAD(j)] = base + j < n ? in[base + j] : 0;
+    uint32_t total = scan_blelloch(s, count);
+    for (unsigned j = threadIdx.x; j < count; j += blockDim.x)
+        if (base + j < n)
+            out[base + j] = s[PAD(j)];
+    if (tile_sums && threadIdx.x == 0)
+        tile_sums[blockIdx.x] = total;
+}
+
+/* Adds to every value of tile b the scanned total of the tiles before it. */
+__global__ void add_tile_offsets(uint32_t *data, size_t n, size_t tile, const uint32_t *offsets)
+{
+    size_t base = (size_t)blockIdx.x * tile;
+    uint32_t add = offsets[blockIdx.x];
+    for (size_t j = threadIdx.x; j < tile && base + j < n; j += blockDim.x)
+        data[base + j] += add;
+}
+
+/* The tile totals of every level of the recursion, allocated once per sort. */
+typedef struct {
+    uint32_t *sums[MAX_SCAN_LEVELS];
+    int variant, block;
+} scan_plan;
+
+static void scan_plan_create(scan_plan *plan, size_t n, int variant, int block, int poison)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->variant = variant;
+    plan->block = block;
+    size_t tile = scan_tile(variant, block);
+    for (int level = 0; n > 1 && level < MAX_SCAN_LEVELS; level++) {
+        size_t tiles = (n + tile - 1) / tile;
+        if (tiles > 1)
+            plan->sums[level] = (uint32_t *)gpu_alloc(tiles * sizeof(uint32_t), poison);
+        n = tiles;
+    }
+}
+
+static void scan_plan_destroy(scan_plan *plan)
+{
+    for (int level = 0; level < MAX_SCAN_LEVELS; level++)
+        if (plan->sums[level])
+            gpu_free(plan->sums[level]);
+}
+
+/* Exclusive scan of n values on the device, any n (in == out allowed). */
+static void gpu_exclusive_scan(const uint32_t *d_in, uint32_t *d_out, size_t n,
+                               const scan_plan *plan, int level)
+{
+    if (n == 0)
+        return;
+    size_t tile = scan_tile(plan->variant, plan->block);
+    size_t tiles = (n + tile - 1) / tile;
+    uint32_t *sums = tiles > 1 ? plan->sums[level] : NULL;
+    if (plan->variant == SCAN_BLELLOCH)
+        scan_tiles_blelloch<<<tiles, plan->block, PAD(tile) * sizeof(uint32_t)>>>(d_in, d_out, n,
+                                                                                  sums);
+    else
+        scan_tiles_hillis_steele<<<tiles, plan->block, tile * sizeof(uint32_t)>>>(d_in, d_out, n,
+                                                                                  sums);
+    CUDA_CHECK_LAUNCH();
+    if (tiles > 1) {
+        gpu_exclusive_scan(sums, sums, tiles, plan, level + 1);
+        add_tile_offsets<<<tiles, plan->block>>>(d_out, n, tile, sums);
+        CUDA_CHECK_LAUNCH();
+    }
+}
+
+/* ---- scatter on the host, as in stage 01 ---------------------------------- */
+
+/* offset[d] is the next free output slot for digit d; it is used up as keys land. */
+static void scatter(const uint32_t *src, uint32_t *dst, size_t n, int shift, uint32_t mask,
+                    uint32_t *offset)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t key = src[i];
+        dst[offset[(key >> shift) & mask]++] = key;
+    }
+}
+
+/* ---- one pass ------------------------------------------------------------- */
+
+typedef struct {
+    size_t n;
+    const sort_options *opt;
+    uint32_t *d_keys;    /* the keys in their current order, for the histogram */
+    uint32_t *d_hist;    /* 2^k counts, then scanned in place */
+    uint32_t *h_offsets; /* the scanned counts, on the host */
+    scan_plan scan;
+    step_timer timer;
+    sort_report *rep;
+} sort_context;
+
+static void sort_pass(sort_context *c, const uint32_t *src, uint32_t *dst, int pass, int shift,
+                      int width, int last)
+{
+    uint32_t mask = (1u << width) - 1;
+    size_t nbins = (size_t)mask + 1;
+
+    gpu_histogram(c->d_keys, c->n, shift, width, c->opt->hist_variant, c->opt->block, c->d_hist);
+    step_timer_mark(&c->timer, pass, STEP_HISTOGRAM);
+    gpu_exclusive_scan(c->d_hist, c->d_hist, nbins, &c->scan, 0);
+    step_timer_mark(&c->timer, pass, STEP_SCAN);
+    CUDA_CHECK(cudaMemcpy(c->h_offsets, c->d_hist, nbins * sizeof(uint32_t),
+                          cudaMemcpyDeviceToHost));
+    step_timer_mark(&c->timer, pass, STEP_TRANSFER);
+
+    double t0 = host_time_ms();
+    scatter(src, dst, c->n, shift, mask, c->h_offsets);
+    c->rep->pass_ms[pass][STEP_SCATTER] = host_time_ms() - t0;
+    step_timer_resume(&c->timer);
+
+    if (!last) { /* the next histogram needs the keys in their new order */
+        CUDA_CHECK(cudaMemcpy(c->d_keys, dst, c->n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+        step_timer_mark(&c->timer, pass, STEP_TRANSFER);
+    }
+}
+
+int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort_options *opt,
+               sort_report *rep, char *err, size_t errlen)
+{
+    int passes = passes_for_bits(opt->bits);
+    report_clear(rep, passes);
+    sort_context c = {.n = n, .opt = opt, .rep = rep};
+
+    /* setup: pinned host buffers (fast transfers), device buffers, the first upload */
+    double t0 = host_time_ms();
+    uint32_t *h_a = NULL, *h_b = NULL;
+    size_t bytes = (n ? n : 1) * sizeof(uint32_t);
+    if (cudaMallocHost(&h_a, bytes) != cudaSuccess || cudaMallocHost(&h_b, bytes) != cudaSuccess ||
+        cudaMallocHost(&c.h_offsets, 256 * sizeof(uint32_t)) != cudaSuccess) {
+        cudaGetLastError();
+        if (h_a)
+            cudaFreeHost(h_a);
+        if (h_b)
+            cudaFreeHost(h_b);
+        snprintf(err, errlen, "not enough pinned host memory to sort %zu keys", n);
+        return -1;
+    }
+    c.d_keys = (uint32_t *)gpu_alloc(bytes, opt->poison);
+    c.d_hist = (uint32_t *)gpu_alloc(256 * sizeof(uint32_t), opt->poison);
+    scan_plan_create(&c.scan, (size_t)1 << opt->bits, opt->scan_variant, opt->scan_block,
+                     opt->poison);
+    memcpy(h_a, keys_in, n * sizeof(uint32_t));
+    CUDA_CHECK(cudaMemcpy(c.d_keys, h_a, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    step_timer_create(&c.timer);
+    rep->setup_ms = host_time_ms() - t0;
+
+    step_timer_start(&c.timer);
+    uint32_t *src = h_a, *dst = h_b;
+    for (int pass = 0; pass < passes; pass++) {
+        sort_pass(&c, src, dst, pass, pass * opt->bits, bits_in_pass(opt->bits, pass),
+                  pass == passes - 1);
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    step_timer_collect(&c.timer, rep);
+
+    t0 = host_time_ms();
+    memcpy(keys_out, src, n * sizeof(uint32_t));
+    step_timer_destroy(&c.timer);
+    scan_plan_destroy(&c.scan);
+    gpu_free(c.d_hist);
+    gpu_free(c.d_keys);
+    CUDA_CHECK(cudaFreeHost(c.h_offsets));
+    CUDA_CHECK(cudaFreeHost(h_b));
+    CUDA_CHECK(cudaFreeHost(h_a));
+    rep->setup_ms += host_time_ms() - t0;
+    return 0;
+}
+
+/* ---- building blocks, for the tests (radix_sort.h) ------------------------ */
+
+int s02_histogram(const uint32_t *keys, size_t n, int shift, int width, int variant, int block,
+                  uint32_t *hist)
+{
+    uint32_t *d_keys = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);
+    uint32_t *d_hist = (uint32_t *)gpu_alloc(((size_t)1 << width) * sizeof(uint32_t), 1);
+    CUDA_CHECK(cudaMemcpy(d_keys, keys, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    gpu_histogram(d_keys, n, shift, width, variant, block, d_hist);
+    CUDA_CHECK(cudaMemcpy(hist, d_hist, ((size_t)1 << width) * sizeof(uint32_t),
+                          cudaMemcpyDeviceToHost));
+    gpu_free(d_hist);
+    gpu_free(d_keys);
+    return histogram_grid(block) * block;
+}
+
+double s02_exclusive_scan(const uint32_t *in, uint32_t *out, size_t n, int variant, int block)
+{
+    uint32_t *d_data = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);
+    scan_plan plan;
+    scan_plan_create(&plan, n, variant, block, 1);
+    CUDA_CHECK(cudaMemcpy(d_data, in, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    CUDA_CHECK(cudaEventRecord(start));
+    gpu_exclusive_scan(d_data, d_data, n, &plan, 0);
+    CUDA_CHECK(cudaEventRecord(stop));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    CUDA_CHECK(cudaMemcpy(out, d_data, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    scan_plan_destroy(&plan);
+    gpu_free(d_data);
+    return ms;
+}

@@ -1,0 +1,184 @@
+/*
+ * test_02_parallel_hist_scan.c - stage 02's building blocks against CPU
+ * versions (every histogram kernel, every scan, at awkward sizes), then the
+ * sort battery for every histogram kernel x scan x digit width.  GPU.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../02_parallel_hist_scan/radix_sort.h"
+#include "check.h"
+#include "keys.h"
+#include "sort_battery.h"
+#include "sort_stage.h"
+
+static uint32_t *alloc_u32(size_t n)
+{
+    uint32_t *p = malloc((n ? n : 1) * sizeof *p);
+    if (!p) {
+        fprintf(stderr, "out of host memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+static void test_histograms(void)
+{
+    const int block = 256;
+    uint32_t hist[256], expect[256];
+    int threads = s02_histogram(NULL, 0, 0, 4, 3, block, hist); /* one grid-stride sweep */
+    CHECK(threads > 0);
+    const size_t sizes[] = {1, block - 1, block, block + 1, 100 * block + 7, 1000003,
+                            (size_t)threads * 3 + 5};
+    size_t count = sizeof sizes / sizeof sizes[0];
+    const int widths[] = {1, 4, 8};
+    for (int variant = 1; variant <= 3; variant++) {
+        for (size_t s = 0; s < count; s++) {
+            size_t n = sizes[s];
+            if (test_small && n > 5000)
+                continue;
+            uint32_t *keys = alloc_u32(n);
+            make_keys(keys, n, s % 2 ? DIST_UNIFORM : DIST_FEW, n);
+            for (int w = 0; w < 3; w++) {
+                int width = widths[w], shift = 32 - width - (int)(s % 3);
+                uint32_t mask = (1u << width) - 1;
+                memset(expect, 0, sizeof expect);
+                for (size_t i = 0; i < n; i++)
+                    expect[(keys[i] >> shift) & mask]++;
+                fill_garbage(hist, 256, n);
+                s02_histogram(keys, n, shift, width, variant, block, hist);
+                CHECK_MSG(memcmp(hist, expect, (mask + 1) * sizeof(uint32_t)) == 0,
+                          "histogram %d, n=%zu, width=%d: counts differ from the CPU's", variant,
+                          n, width);
+            }
+            free(keys);
+        }
+    }
+    /* the empty input: every count zero (the buffer starts as garbage) */
+    s02_histogram(NULL, 0, 0, 8, 3, block, hist);
+    int zeros = 1;
+    for (int d = 0; d < 256; d++)
+        zeros &= hist[d] == 0;
+    CHECK_MSG(zeros, "the histogram of no keys is not all zeros");
+}
+
+static void test_scans(void)
+{
+    const int blocks[] = {32, 64, 256, 1024};
+    for (int variant = SCAN_HILLIS_STEELE; variant <= SCAN_BLELLOCH; variant++) {
+        for (int b = 0; b < 4; b++) {
+            size_t tile = (size_t)blocks[b] * (variant == SCAN_BLELLOCH ? 2 : 1);
+            const size_t sizes[] = {1, 2, tile - 1, tile, tile + 1, 5 * tile + 3,
+                                    tile * tile - 1, tile * tile + 1, 3 * tile * tile + 17,
+                                    1000003};
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+                size_t n = sizes[s];
+                if (test_small && n > 5000)
+                    continue;
+                uint32_t *in = alloc_u32(n), *out = alloc_u32(n);
+                make_keys(in, n, DIST_UNIFORM, n + 1);
+                for (size_t i = 0; i < n; i++)
+                    in[i] &= 0xFFF; /* small values: the sums of a million stay exact */
+                fill_garbage(out, n, 2);
+                s02_exclusive_scan(in, out, n, variant, blocks[b]);
+                uint32_t running = 0;
+                size_t bad = n;
+                for (size_t i = 0; i < n && bad == n; i++) {
+                    if (out[i] != running)
+                        bad = i;
+                    running += in[i];
+                }
+                CHECK_MSG(bad == n, "scan %d block %d n=%zu: wrong at index %zu", variant,
+                          blocks[b], n, bad);
+                free(in);
+                free(out);
+            }
+        }
+    }
+}
+
+/* Not a check: the scan variants' time on 2^24 values, for the README. */
+static void time_scans(void)
+{
+    size_t n = (size_t)1 << 24;
+    uint32_t *in = alloc_u32(n), *out = alloc_u32(n);
+    make_keys(in, n, DIST_UNIFORM, 5);
+    for (size_t i = 0; i < n; i++)
+        in[i] &= 1;
+    for (int variant = SCAN_HILLIS_STEELE; variant <= SCAN_BLELLOCH; variant++) {
+        for (int block = 128; block <= 1024; block *= 2) {
+            s02_exclusive_scan(in, out, n, variant, block); /* warm-up */
+            double best = 1e30;
+            for (int r = 0; r < 5; r++) {
+                double ms = s02_exclusive_scan(in, out, n, variant, block);
+                best = ms < best ? ms : best;
+            }
+            printf("info: scan of 2^24 values, %s, block %4d: %.3f ms (best of 5)\n",
+                   variant == SCAN_BLELLOCH ? "blelloch     " : "hillis-steele", block, best);
+        }
+    }
+    free(in);
+    free(out);
+}
+
+static void battery(sort_options opt, enum battery_depth depth)
+{
+    char label[96];
+    snprintf(label, sizeof label, "hist=%d scan=%d bits=%d", opt.hist_variant, opt.scan_variant,
+             opt.bits);
+    opt.poison = test_poison;
+    battery_result r = run_sort_battery(label, &opt, (size_t)opt.block, depth, test_small);
+    CHECK_MSG(r.failures == 0, "%s: %d of %d sorts failed", label, r.failures, r.sorts);
+}
+
+static void test_sorts(void)
+{
+    sort_options opt = STAGE.defaults;
+    battery(opt, BATTERY_SWEEP);
+    for (int hist = 1; hist <= 3; hist++) {
+        for (int scan = SCAN_HILLIS_STEELE; scan <= SCAN_BLELLOCH; scan++) {
+            for (int bits = 1; bits <= 8; bits++) {
+                if (test_small && bits != 1 && bits != 4 && bits != 8)
+                    continue;
+                opt = STAGE.defaults;
+                opt.hist_variant = hist;
+                opt.scan_variant = scan;
+                opt.bits = bits;
+                battery(opt, BATTERY_SIZES);
+            }
+        }
+    }
+}
+
+static void test_option_checks(void)
+{
+    char err[512];
+    sort_options opt = STAGE.defaults;
+    opt.bits = 9;
+    CHECK(stage_check_options(&opt, 100, err, sizeof err) != 0 && strstr(err, "1 to 8"));
+    opt = STAGE.defaults;
+    opt.block = 100;
+    CHECK(stage_check_options(&opt, 100, err, sizeof err) != 0 && strstr(err, "powers of two"));
+    opt = STAGE.defaults;
+    opt.scan_block = 2048;
+    CHECK(stage_check_options(&opt, 100, err, sizeof err) != 0 && strstr(err, "--scan-block"));
+    opt = STAGE.defaults;
+    opt.block = 16;
+    CHECK(stage_check_options(&opt, 100, err, sizeof err) != 0);
+    CHECK(stage_check_options(&STAGE.defaults, (size_t)1 << 31, err, sizeof err) == 0 ||
+          strstr(err, "GPU memory"));
+}
+
+int main(int argc, char **argv)
+{
+    parse_test_args(argc, argv);
+    REQUIRE_GPU();
+    test_option_checks();
+    test_histograms();
+    test_scans();
+    if (!test_small)
+        time_scans();
+    test_sorts();
+    return check_summary("test_02_parallel_hist_scan");
+}

@@ -1,0 +1,231 @@
+/*
+ * test_04_paper_local_sort.c - each step of one pass of stage 04 against a CPU
+ * version (the local sort of each tile against a stable sort by digit, the
+ * [digit][block] histogram and run starts against a CPU count, the scan of the
+ * table, the scatter), then the sort battery for every scan variant, keys per
+ * thread and digit width, block sizes, and sizes that leave the last tile
+ * partly empty.  GPU.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../04_paper_local_sort/radix_sort.h"
+#include "check.h"
+#include "keys.h"
+#include "sort_battery.h"
+#include "sort_stage.h"
+
+static uint32_t *alloc_u32(size_t n)
+{
+    uint32_t *p = malloc((n ? n : 1) * sizeof *p);
+    if (!p) {
+        fprintf(stderr, "out of host memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+static uint32_t digit(uint32_t key, int shift, int width) { return (key >> shift) & ((1u << width) - 1); }
+
+/* The first index where a and b differ, or n. */
+static size_t first_difference(const uint32_t *a, const uint32_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return i;
+    return n;
+}
+
+/* CPU versions of the four steps, written the obvious way. */
+static void cpu_pass(const uint32_t *keys, size_t n, int shift, int width, size_t tile,
+                     s04_pass_outputs *e)
+{
+    size_t tiles = (n + tile - 1) / tile, bins = (size_t)1 << width;
+    memset(e->table, 0, bins * tiles * sizeof(uint32_t));
+    memset(e->starts, 0, bins * tiles * sizeof(uint32_t));
+    for (size_t b = 0; b < tiles; b++) {
+        size_t base = b * tile, end = base + tile < n ? base + tile : n, k = base;
+        for (uint32_t d = 0; d < bins; d++) { /* stable: digit by digit, in input order */
+            e->starts[b * bins + d] = (uint32_t)(k - base);
+            for (size_t i = base; i < end; i++)
+                if (digit(keys[i], shift, width) == d) {
+                    e->tiles_sorted[k++] = keys[i];
+                    e->table[d * tiles + b]++;
+                }
+            if (e->table[d * tiles + b] == 0)
+                e->starts[b * bins + d] = 0; /* an empty run starts at 0 */
+        }
+    }
+    uint32_t running = 0;
+    for (size_t i = 0; i < bins * tiles; i++) {
+        e->scanned[i] = running;
+        running += e->table[i];
+    }
+    size_t k = 0; /* the stable sort of the whole array by the digit */
+    for (uint32_t d = 0; d < bins; d++)
+        for (size_t i = 0; i < n; i++)
+            if (digit(keys[i], shift, width) == d)
+                e->out[k++] = keys[i];
+}
+
+static void test_one_pass(int block, int kpt, int variant, int width, size_t n, key_dist dist)
+{
+    sort_options opt = STAGE.defaults;
+    opt.block = block;
+    opt.kpt = kpt;
+    opt.scan_variant = variant;
+    size_t tile = (size_t)block * kpt, tiles = (n + tile - 1) / tile;
+    size_t table = ((size_t)1 << width) * tiles;
+    int shift = width < 32 ? (int)((n * 7) % (size_t)(33 - width)) : 0;
+
+    uint32_t *keys = alloc_u32(n);
+    make_keys(keys, n, dist, n * 31 + (size_t)width);
+    s04_pass_outputs got = {alloc_u32(n), alloc_u32(table), alloc_u32(table), alloc_u32(table),
+                            alloc_u32(n)};
+    s04_pass_outputs expect = {alloc_u32(n), alloc_u32(table), alloc_u32(table),
+                               alloc_u32(table), alloc_u32(n)};
+    fill_garbage(got.tiles_sorted, n, 1);
+    fill_garbage(got.table, table, 2);
+    fill_garbage(got.starts, table, 3);
+    fill_garbage(got.scanned, table, 4);
+    fill_garbage(got.out, n, 5);
+    s04_one_pass(keys, n, shift, width, &opt, &got);
+    cpu_pass(keys, n, shift, width, tile, &expect);
+
+    const char *what[] = {"local sort", "histogram table", "run starts", "scanned table",
+                          "scatter"};
+    uint32_t *g[] = {got.tiles_sorted, got.table, got.starts, got.scanned, got.out};
+    uint32_t *e[] = {expect.tiles_sorted, expect.table, expect.starts, expect.scanned, expect.out};
+    size_t len[] = {n, table, table, table, n};
+    for (int s = 0; s < 5; s++) {
+        size_t i = first_difference(g[s], e[s], len[s]);
+        CHECK_MSG(i == len[s],
+                  "%s: block=%d kpt=%d scan=%d width=%d shift=%d n=%zu dist=%s: index %zu got %u "
+                  "expected %u",
+                  what[s], block, kpt, variant, width, shift, n, dist_name(dist), i,
+                  i < len[s] ? g[s][i] : 0, i < len[s] ? e[s][i] : 0);
+    }
+    for (int s = 0; s < 5; s++) {
+        free(g[s]);
+        free(e[s]);
+    }
+    free(keys);
+}
+
+static void test_steps(void)
+{
+    const int blocks[] = {32, 256, 1024};
+    const int kpts[] = {1, 2, 3, 4, 8};
+    const int widths[] = {1, 4, 8};
+    const key_dist dists[] = {DIST_UNIFORM, DIST_FEW, DIST_EQUAL};
+    for (int variant = SCAN_HILLIS_STEELE; variant <= SCAN_BLELLOCH; variant++)
+        for (int b = 0; b < 3; b++)
+            for (int k = 0; k < 5; k++) {
+                if (test_small && (kpts[k] == 3 || kpts[k] == 8 || blocks[b] == 256))
+                    continue;
+                size_t tile = (size_t)blocks[b] * kpts[k];
+                const size_t sizes[] = {1, tile - 1, tile, tile + 1, 5 * tile + 7};
+                for (int w = 0; w < 3; w++)
+                    for (size_t s = 0; s < 5; s++)
+                        test_one_pass(blocks[b], kpts[k], variant, widths[w], sizes[s],
+                                      dists[s % 3]);
+            }
+}
+
+static void test_scan(void)
+{
+    const size_t sizes[] = {1, 255, 256, 257, 70001};
+    for (int variant = SCAN_HILLIS_STEELE; variant <= SCAN_BLELLOCH; variant++) {
+        for (size_t s = 0; s < 5; s++) {
+            size_t n = sizes[s];
+            uint32_t *in = alloc_u32(n), *out = alloc_u32(n);
+            make_keys(in, n, DIST_UNIFORM, n);
+            for (size_t i = 0; i < n; i++)
+                in[i] &= 0xFF;
+            fill_garbage(out, n, 7);
+            s04_exclusive_scan(in, out, n, variant, 64);
+            uint32_t running = 0;
+            int ok = 1;
+            for (size_t i = 0; i < n; i++) {
+                ok &= out[i] == running;
+                running += in[i];
+            }
+            CHECK_MSG(ok, "scan %d n=%zu", variant, n);
+            free(in);
+            free(out);
+        }
+    }
+}
+
+static void battery(sort_options opt, enum battery_depth depth)
+{
+    char label[128];
+    snprintf(label, sizeof label, "bits=%d block=%d kpt=%d scan=%d scan_block=%d", opt.bits,
+             opt.block, opt.kpt, opt.scan_variant, opt.scan_block);
+    opt.poison = test_poison;
+    battery_result r =
+        run_sort_battery(label, &opt, (size_t)opt.block * opt.kpt, depth, test_small);
+    CHECK_MSG(r.failures == 0, "%s: %d of %d sorts failed", label, r.failures, r.sorts);
+}
+
+static void test_sorts(void)
+{
+    sort_options opt = STAGE.defaults;
+    battery(opt, BATTERY_SWEEP);
+    const int kpts[] = {1, 2, 4, 8};
+    for (int scan = SCAN_HILLIS_STEELE; scan <= SCAN_BLELLOCH; scan++)
+        for (int k = 0; k < 4; k++)
+            for (int bits = 1; bits <= 8; bits++) {
+                if (test_small && (bits % 3 != 1 || kpts[k] == 2 || kpts[k] == 8))
+                    continue; /* bits 1, 4, 7 (a last pass of 4 bits); kpt 1 and 4 */
+                opt = STAGE.defaults;
+                opt.scan_variant = scan;
+                opt.kpt = kpts[k];
+                opt.bits = bits;
+                battery(opt, BATTERY_SIZES);
+            }
+    if (test_small)
+        return;
+    for (int block = 32; block <= 1024; block *= 2) { /* block and scan block sizes */
+        opt = STAGE.defaults;
+        opt.block = block;
+        opt.scan_block = 1024 / block * 32 > 1024 ? 1024 : 1024 / block * 32;
+        battery(opt, BATTERY_SIZES);
+    }
+    opt = STAGE.defaults; /* a tile that is not a power of two */
+    opt.kpt = 3;
+    battery(opt, BATTERY_SWEEP);
+}
+
+static void test_option_checks(void)
+{
+    char err[512];
+    sort_options opt = STAGE.defaults;
+    opt.bits = 9;
+    CHECK(stage_check_options(&opt, 100, err, sizeof err) != 0 && strstr(err, "1 to 8"));
+    opt = STAGE.defaults;
+    opt.block = 96;
+    CHECK(stage_check_options(&opt, 100, err, sizeof err) != 0 && strstr(err, "powers of two"));
+    opt = STAGE.defaults;
+    opt.kpt = 17;
+    CHECK(stage_check_options(&opt, 100, err, sizeof err) != 0 && strstr(err, "--kpt"));
+    opt = STAGE.defaults;
+    opt.block = 1024;
+    opt.kpt = 16; /* 16384 keys: 66 KB of shared memory */
+    CHECK_MSG(stage_check_options(&opt, 100, err, sizeof err) != 0 && strstr(err, "shared memory"),
+              "message was: %s", err);
+    opt.kpt = 8;
+    CHECK(stage_check_options(&opt, 100, err, sizeof err) == 0);
+}
+
+int main(int argc, char **argv)
+{
+    parse_test_args(argc, argv);
+    REQUIRE_GPU();
+    test_option_checks();
+    test_scan();
+    test_steps();
+    test_sorts();
+    return check_summary("test_04_paper_local_sort");
+}

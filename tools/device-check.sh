@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# device-check.sh [PART...] - everything that needs the GPU, in one go, for the
+# course's GPU machine (and `make device-check`).  Logs go to $OUT (default
+# build/device-check); the last lines printed are a short summary.
+#   PARTS (default: build test sanitize run bench)
+#     build     make -j all (architecture from nvidia-smi)
+#     test      every test program, several at once
+#     sanitize  every GPU test program under the four compute-sanitizer tools
+#     check     test and sanitize at the same time (they share the GPU; saves time)
+#     run       make run: every stage at its defaults, the summary table
+#     bench     tools/bench.sh (BENCH_SETS, default "stages sweep02 sweep03 sweep04")
+set -u
+OUT=${OUT:-build/device-check}
+mkdir -p "$OUT"
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(build test sanitize run bench)
+jobs=$(nproc)
+summary="$OUT/summary.txt"
+note() { echo "$*" | tee -a "$summary"; }
+
+note "device-check $(date -u +%FT%TZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)"
+nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1
+for part in "${parts[@]}"; do
+    start=$(date +%s)
+    case $part in
+    build)
+        make -j"$jobs" all >"$OUT/build.log" 2>&1
+        note "build: exit $? ($(grep -m1 'ARCH =' "$OUT/build.log"))" ;;
+    test)
+        TEST_JOBS=${TEST_JOBS:-4} TEST_TIMEOUT=${TEST_TIMEOUT:-420} TEST_LOG_DIR=build/test-logs \
+            tools/run-tests.sh build/tests/test_* tests/test_*.sh >"$OUT/test.log" 2>&1
+        note "test: $(tail -n 1 "$OUT/test.log")" ;;
+    sanitize)
+        gpu_tests=$(ls build/tests/test_* | grep -v -e test_harness -e test_01_sequential)
+        SANITIZE_JOBS=${SANITIZE_JOBS:-$jobs} SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-400} \
+            tools/sanitize.sh $gpu_tests >"$OUT/sanitize.log" 2>&1
+        note "sanitize: $(tail -n 1 "$OUT/sanitize.log")" ;;
+    check)
+        tools/device-check.sh test >/dev/null &
+        tools/device-check.sh sanitize >/dev/null &
+        wait
+        note "test: $(tail -n 1 "$OUT/test.log")"
+        note "sanitize: $(tail -n 1 "$OUT/sanitize.log")" ;;
+    run)
+        make run >"$OUT/run.log" 2>&1
+        note "run: exit $?"; sed -n '/=== summary/,$p' "$OUT/run.log" | tee -a "$summary" ;;
+    bench)
+        tools/bench.sh build/bin ${BENCH_SETS:-stages sweep02 sweep03 sweep04} >"$OUT/bench.log" 2>&1
+        note "bench: exit $?" ;;
+    *) note "unknown part '$part'"; continue ;;
+    esac
+    note "  ($part took $(( $(date +%s) - start )) s)"
+done
+# test and sanitizer logs, results CSVs: one archive (the device tool returns few files)
+tar czf "$OUT/logs.tar.gz" build/test-logs build/sanitize results 2>/dev/null
+cat "$summary" >/dev/null
