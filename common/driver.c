@@ -196,6 +196,7 @@ int main(int argc, char **argv)
 {
     run_config cfg;
     char err[512];
+    setvbuf(stdout, NULL, _IOLBF, 0);
     if (parse_sort_args(argc, argv, &STAGE, &cfg, err, sizeof err))
         die(err);
     if (cfg.help) {

@@ -57,6 +57,7 @@ static int test_small, test_poison = 1;
 
 static inline void parse_test_args(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a killed test still shows how far it got */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--small"))
             test_small = 1;

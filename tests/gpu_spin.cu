@@ -1,19 +1,22 @@
-/* gpu_spin.cu - a kernel that keeps the GPU busy for a known time, to test the
- * device timers against the GPU's own nanosecond clock. */
+/* gpu_spin.cu - a kernel that keeps the GPU busy for about a known time, to
+ * test the device timers.  It counts SM clock cycles (clock64) for `ms` times
+ * the peak clock rate: the SM never runs faster than its peak, so the kernel
+ * takes at least `ms` milliseconds (longer if the clock is lower). */
 #include "cuda_check.h"
 #include "gpu_spin.h"
 
-__global__ void spin_kernel(unsigned long long nanoseconds)
+__global__ void spin_kernel(long long cycles)
 {
-    unsigned long long start, now;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-    do {
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-    } while (now - start < nanoseconds);
+    long long start = clock64();
+    while (clock64() - start < cycles) {
+    }
 }
 
 extern "C" void gpu_spin(double ms)
 {
-    spin_kernel<<<1, 1>>>((unsigned long long)(ms * 1e6));
+    int device = 0, khz = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
+    spin_kernel<<<1, 1>>>((long long)(ms * khz));
     CUDA_CHECK_LAUNCH();
 }

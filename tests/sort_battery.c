@@ -14,7 +14,7 @@ static const size_t FIXED_SIZES[] = {
 enum { FIXED_COUNT = sizeof FIXED_SIZES / sizeof FIXED_SIZES[0] };
 
 #define MILLIONS_SIZE ((size_t)3000017) /* "a few million", not a power of two */
-#define SMALL_LIMIT ((size_t)4100)      /* --small: nothing larger than this */
+#define SMALL_LIMIT ((size_t)4097)      /* --small: nothing larger than this */
 #define MAX_PRINTED_FAILURES 10
 
 typedef struct {
@@ -74,31 +74,43 @@ static void check_one(battery *b, size_t n, key_dist dist)
         fail(b, n, dist, err);
 }
 
+static const size_t QUICK_SIZES[] = {0, 1, 2, 33, 4097, 65537};
+static const size_t SMALL_SIZES[] = {0, 1, 2, 33, 1000, 4097};
+
+/* Runs `sizes` and the neighbours of the first `multiples` multiples of the tile. */
+static void check_sizes(battery *b, const size_t *sizes, int count, size_t tile, int multiples,
+                        size_t limit, key_dist d)
+{
+    for (int i = 0; i < count; i++)
+        check_one(b, sizes[i], d);
+    for (size_t m = 1; m <= (size_t)multiples; m++)
+        for (size_t n = m * tile - 1; n <= m * tile + 1; n++)
+            if (n <= limit)
+                check_one(b, n, d);
+}
+
 battery_result run_sort_battery(const char *label, const sort_options *opt, size_t tile,
                                 enum battery_depth depth, int small)
 {
     battery b = {.label = label, .opt = opt};
-    size_t limit = small ? SMALL_LIMIT : (size_t)-1;
-
-    /* under the sanitizer: the distributions that stress different passes */
-    static const key_dist SMALL_DISTS[] = {DIST_UNIFORM, DIST_EQUAL, DIST_HIGH, DIST_AND4};
-    int ndists = small ? (int)(sizeof SMALL_DISTS / sizeof SMALL_DISTS[0]) : DIST_COUNT;
-    for (int k = 0; k < ndists; k++) {
-        key_dist d = small ? SMALL_DISTS[k] : (key_dist)k;
-        for (int i = 0; i < FIXED_COUNT; i++)
-            if (FIXED_SIZES[i] <= limit)
-                check_one(&b, FIXED_SIZES[i], d);
-        for (size_t m = 1; m <= 4; m++)
-            for (size_t n = m * tile - 1; n <= m * tile + 1; n++)
-                if (n <= limit)
-                    check_one(&b, n, d);
-    }
-    if (depth == BATTERY_SWEEP) {
-        size_t last = 3 * tile < limit ? 3 * tile : limit;
-        size_t step = small ? 37 : 1; /* under the sanitizer, every 37th size */
-        for (size_t n = 0; n <= last; n += step)
-            check_one(&b, n, DIST_UNIFORM);
-        if (!small) {
+    if (small) {
+        /* under the sanitizer every launch is slow: few sizes, two distributions
+         * (random keys, and keys whose low 24 bits are all equal) */
+        const key_dist dists[] = {DIST_UNIFORM, DIST_HIGH};
+        for (int k = 0; k < 2; k++)
+            check_sizes(&b, SMALL_SIZES, sizeof SMALL_SIZES / sizeof SMALL_SIZES[0], tile, 2,
+                        SMALL_LIMIT, dists[k]);
+    } else {
+        for (int d = 0; d < DIST_COUNT; d++) {
+            if (depth == BATTERY_QUICK)
+                check_sizes(&b, QUICK_SIZES, sizeof QUICK_SIZES / sizeof QUICK_SIZES[0], tile, 2,
+                            (size_t)-1, (key_dist)d);
+            else
+                check_sizes(&b, FIXED_SIZES, FIXED_COUNT, tile, 4, (size_t)-1, (key_dist)d);
+        }
+        if (depth == BATTERY_SWEEP) {
+            for (size_t n = 0; n <= 3 * tile; n++)
+                check_one(&b, n, DIST_UNIFORM);
             check_one(&b, MILLIONS_SIZE, DIST_UNIFORM);
             check_one(&b, MILLIONS_SIZE, DIST_HIGH);
             check_one(&b, MILLIONS_SIZE, DIST_AND4);

@@ -21,13 +21,15 @@ typedef struct {
 } battery_result;
 
 enum battery_depth {
-    BATTERY_SIZES = 0,      /* the fixed sizes and the tile neighbours, every distribution */
-    BATTERY_SWEEP = 1,      /* also every size from 0 to 3 tiles, and a few million keys */
+    BATTERY_QUICK = 0, /* every distribution at 0, 1, 2, 33, the tile's neighbours, 4097, 65537:
+                          for the many variants of a stage (digit widths, block sizes ...) */
+    BATTERY_SIZES = 1, /* every distribution at every fixed size and the tile's neighbours */
+    BATTERY_SWEEP = 2, /* also every size from 0 to 3 tiles, and a few million keys */
 };
 
 /* Runs the battery on the linked stage with these options.  tile: keys one
  * block of the stage handles (sizes around its multiples are tested).  small:
- * a short run (for compute-sanitizer): sizes up to 4100 keys, four distributions. */
+ * a short run (for compute-sanitizer): a dozen sizes up to 4097 keys, two distributions. */
 battery_result run_sort_battery(const char *label, const sort_options *opt, size_t tile,
                                 enum battery_depth depth, int small);
 

@@ -6,7 +6,6 @@
 #     build     make -j all (architecture from nvidia-smi)
 #     test      every test program, several at once
 #     sanitize  every GPU test program under the four compute-sanitizer tools
-#     check     test and sanitize at the same time (they share the GPU; saves time)
 #     run       make run: every stage at its defaults, the summary table
 #     bench     tools/bench.sh (BENCH_SETS, default "stages sweep02 sweep03 sweep04")
 set -u
@@ -27,19 +26,16 @@ for part in "${parts[@]}"; do
         make -j"$jobs" all >"$OUT/build.log" 2>&1
         note "build: exit $? ($(grep -m1 'ARCH =' "$OUT/build.log"))" ;;
     test)
-        TEST_JOBS=${TEST_JOBS:-4} TEST_TIMEOUT=${TEST_TIMEOUT:-420} TEST_LOG_DIR=build/test-logs \
+        # one program at a time: CUDA contexts of several processes time-slice
+        # the GPU, and the timer tests would measure each other
+        TEST_JOBS=${TEST_JOBS:-1} TEST_TIMEOUT=${TEST_TIMEOUT:-420} TEST_LOG_DIR=build/test-logs \
             tools/run-tests.sh build/tests/test_* tests/test_*.sh >"$OUT/test.log" 2>&1
         note "test: $(tail -n 1 "$OUT/test.log")" ;;
     sanitize)
         gpu_tests=$(ls build/tests/test_* | grep -v -e test_harness -e test_01_sequential)
+        # several at once: the sanitizers are bound by the CPU, not the GPU
         SANITIZE_JOBS=${SANITIZE_JOBS:-$jobs} SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-400} \
             tools/sanitize.sh $gpu_tests >"$OUT/sanitize.log" 2>&1
-        note "sanitize: $(tail -n 1 "$OUT/sanitize.log")" ;;
-    check)
-        tools/device-check.sh test >/dev/null &
-        tools/device-check.sh sanitize >/dev/null &
-        wait
-        note "test: $(tail -n 1 "$OUT/test.log")"
         note "sanitize: $(tail -n 1 "$OUT/sanitize.log")" ;;
     run)
         make run >"$OUT/run.log" 2>&1
