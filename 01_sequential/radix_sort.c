@@ -53,7 +53,7 @@
  * Timing: each step is timed with the monotonic clock and summed over passes;
  * copying the input into the work buffer and the result out is "setup".
  *
- * Run:  build/bin/01_sequential                 (defaults: 2^24+1 uniform keys)
+ * Run:  build/bin/01_sequential                 (defaults: 2^24+1 uniform keys, 6-bit digits)
  *       build/bin/01_sequential --bits 4 --mode blocked --block 256 --verbose
  */
 #include <stdio.h>
@@ -75,7 +75,7 @@ const stage_info STAGE = {
     .nsteps = 3,
     .step_name = {"histogram", "scan", "scatter"},
     .uses = USES_BITS | USES_MODE | USES_BLOCK,
-    .defaults = {.bits = 8, .block = 256, .mode = MODE_PLAIN},
+    .defaults = {.bits = 6, .block = 256, .mode = MODE_PLAIN},
 };
 
 static size_t blocks_for(size_t n, int block) { return (n + (size_t)block - 1) / (size_t)block; }

@@ -76,7 +76,7 @@ const stage_info STAGE = {
     .nsteps = 4,
     .step_name = {"histogram", "scan", "transfer", "scatter"},
     .uses = USES_BITS | USES_BLOCK | USES_SCAN_BLOCK | USES_HIST | USES_SCAN,
-    .defaults = {.bits = 8, .block = 256, .scan_block = 256, .hist_variant = HIST_SHARED,
+    .defaults = {.bits = 6, .block = 256, .scan_block = 256, .hist_variant = HIST_SHARED,
                  .scan_variant = SCAN_BLELLOCH},
 };
 

@@ -74,7 +74,7 @@ const stage_info STAGE = {
     .nsteps = 4,
     .step_name = {"local_sort", "histogram", "scan", "scatter"},
     .uses = USES_BITS | USES_BLOCK | USES_SCAN_BLOCK | USES_KPT | USES_SCAN,
-    .defaults = {.bits = 4, .block = 256, .scan_block = 256, .kpt = 4,
+    .defaults = {.bits = 4, .block = 256, .scan_block = 256, .kpt = 8,
                  .scan_variant = SCAN_HILLIS_STEELE},
 };
 

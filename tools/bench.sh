@@ -6,7 +6,7 @@
 # SETs (default: all of them):
 #   stages    every sort stage at its defaults, 2^24+1 and 2^28 keys (stage 01: 2^24+1
 #             only; stage 02 at 2^28: one timed run, its host scatter takes seconds)
-#   sweep01   stage 01: digit widths 1 2 4 8 11 16, plain and blocked mode
+#   sweep01   stage 01: digit widths 1..8, 11, 16, plain and blocked mode
 #   sweep02   stage 02: every histogram kernel x scan, and digit widths 1..8
 #   sweep03   stage 03: block sizes and scan variants
 #   sweep04   stage 04: digit widths, block sizes, scan block sizes, keys per thread, scans
@@ -67,7 +67,7 @@ for set in "${sets[@]}"; do
         done ;;
     sweep01)
         csv=$(fresh "$out_dir/sweep01_bits.csv")
-        for b in 1 2 4 8 11 16; do run "$csv" 01_sequential --bits "$b" --no-cub; done
+        for b in 1 2 3 4 5 6 7 8 11 16; do run "$csv" 01_sequential --bits "$b" --no-cub; done
         for b in 4 8; do run "$csv" 01_sequential --mode blocked --bits "$b" --block 256 --no-cub; done ;;
     sweep02)
         csv=$(fresh "$out_dir/sweep02_kernels.csv")
