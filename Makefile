@@ -6,6 +6,7 @@
 #   make test            build and run all tests: "N passed, N failed, N skipped"
 #   make sanitize        GPU tests under compute-sanitizer (needs a GPU)
 #   make bench           write results/<gpu>/*.csv (needs a GPU for stages 02+)
+#   make tables          refill the README result tables from results/*/*.csv
 #   make diff FROM=03 TO=04   diff -u of two stages' algorithm files
 #   make device-check    what tools/device-check.sh runs on a GPU machine
 #   make clean           remove build/
@@ -60,7 +61,7 @@ endif
 LDLIBS := -lpthread
 
 ifeq ($(MAKELEVEL),0)
-ifeq ($(filter clean diff help,$(MAKECMDGOALS)),)
+ifeq ($(filter clean diff help tables,$(MAKECMDGOALS)),)
 $(info [build] ARCH = $(ARCH)  ($(ARCH_SOURCE)))
 $(info [build] CC   = $(CC) $(CFLAGS))
 $(info [build] NVCC = $(NVCC) $(NVCCFLAGS))
@@ -89,13 +90,13 @@ TEST_SCRIPTS := $(wildcard tests/test_*.sh)
 TEST_SUPPORT_C := tests/sort_battery.c
 TEST_SUPPORT_CU := $(wildcard tests/gpu_*.cu)
 
-.PHONY: all run test sanitize bench diff clean help device-check $(STAGES) FORCE
+.PHONY: all run test sanitize bench tables diff clean help device-check $(STAGES)
 .DEFAULT_GOAL := all
 
 all: $(STAGES:%=$(BUILD)/bin/%) $(TEST_BINS)
 
 help:
-	@sed -n '2,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
 
 # ---- objects ------------------------------------------------------------------
 $(BUILD)/obj/%.o: %.c
@@ -150,6 +151,9 @@ sanitize: all
 
 bench: all
 	@tools/bench.sh $(BUILD)/bin
+
+tables:
+	@tools/readme-tables.sh README.md $(wildcard [0-9][0-9]_*/README.md)
 
 device-check:
 	@tools/device-check.sh

@@ -7,7 +7,7 @@
 #   <!-- end table -->
 # The words after the CSV path are the columns to show, in order; a word with "="
 # keeps only the rows where that column has that value.  Headers: "sort_ms" is shown
-# as "sort (ms)", other underscores as spaces.
+# as "sort (ms)", "gkeys_s" as "Gkeys/s", other underscores as spaces.
 set -eu
 for md in "$@"; do
     tmp=$(mktemp)
@@ -28,6 +28,7 @@ for md in "$@"; do
         return n
     }
     function header_name(col) {
+        if (col == "gkeys_s") return "Gkeys/s"
         if (col ~ /_ms$/) { sub(/_ms$/, "", col); col = col " (ms)" }
         gsub(/_/, " ", col)
         return col
