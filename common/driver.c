@@ -63,10 +63,20 @@ static void load_input(const run_config *cfg, key_buffers *b)
         die("not enough host memory for the reference sort");
 }
 
+/* The options the stage reads (the block size of a CPU stage only matters in
+ * its blocked mode). */
+static unsigned options_in_use(const sort_options *o)
+{
+    unsigned uses = STAGE.uses;
+    if ((uses & USES_MODE) && o->mode == MODE_PLAIN)
+        uses &= ~(unsigned)USES_BLOCK;
+    return uses;
+}
+
 static void print_options(const run_config *cfg, size_t n)
 {
     const sort_options *o = &cfg->sort;
-    unsigned uses = STAGE.uses;
+    unsigned uses = options_in_use(o);
     printf("%s - %s\n", STAGE.name, STAGE.title);
     if (cfg->input)
         printf("  input     %zu keys from %s\n", n, cfg->input);
@@ -154,7 +164,7 @@ static void print_result_line(const run_config *cfg, size_t n, const sort_report
                               const char *gpu)
 {
     const sort_options *o = &cfg->sort;
-    unsigned uses = STAGE.uses;
+    unsigned uses = options_in_use(o);
     printf("RESULT stage=%s n=%zu", STAGE.name, n);
     if (cfg->input)
         printf(" input=%s", cfg->input);
