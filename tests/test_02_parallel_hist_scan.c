@@ -12,16 +12,7 @@
 #include "keys.h"
 #include "sort_battery.h"
 #include "sort_stage.h"
-
-static uint32_t *alloc_u32(size_t n)
-{
-    uint32_t *p = malloc((n ? n : 1) * sizeof *p);
-    if (!p) {
-        fprintf(stderr, "out of host memory\n");
-        exit(2);
-    }
-    return p;
-}
+#include "test_util.h"
 
 static void test_histograms(void)
 {
@@ -76,23 +67,9 @@ static void test_scans(void)
                 size_t n = sizes[s];
                 if (test_small && n > 5000)
                     continue;
-                uint32_t *in = alloc_u32(n), *out = alloc_u32(n);
-                make_keys(in, n, DIST_UNIFORM, n + 1);
-                for (size_t i = 0; i < n; i++)
-                    in[i] &= 0xFFF; /* small values: the sums of a million stay exact */
-                fill_garbage(out, n, 2);
-                s02_exclusive_scan(in, out, n, variant, blocks[b]);
-                uint32_t running = 0;
-                size_t bad = n;
-                for (size_t i = 0; i < n && bad == n; i++) {
-                    if (out[i] != running)
-                        bad = i;
-                    running += in[i];
-                }
+                size_t bad = scan_hook_first_error(s02_exclusive_scan, n, variant, blocks[b], 0xFFF);
                 CHECK_MSG(bad == n, "scan %d block %d n=%zu: wrong at index %zu", variant,
                           blocks[b], n, bad);
-                free(in);
-                free(out);
             }
         }
     }

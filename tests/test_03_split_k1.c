@@ -12,16 +12,7 @@
 #include "keys.h"
 #include "sort_battery.h"
 #include "sort_stage.h"
-
-static uint32_t *alloc_u32(size_t n)
-{
-    uint32_t *p = malloc((n ? n : 1) * sizeof *p);
-    if (!p) {
-        fprintf(stderr, "out of host memory\n");
-        exit(2);
-    }
-    return p;
-}
+#include "test_util.h"
 
 /* The stable split on the CPU: zeros in order, then ones in order. */
 static void cpu_split(const uint32_t *keys, uint32_t *out, size_t n, int bit)
@@ -80,21 +71,8 @@ static void test_scan(void)
             size_t n = sizes[s];
             if (test_small && n > 5000)
                 continue;
-            uint32_t *in = alloc_u32(n), *out = alloc_u32(n);
-            make_keys(in, n, DIST_UNIFORM, n);
-            for (size_t i = 0; i < n; i++)
-                in[i] &= 0xFF;
-            fill_garbage(out, n, 4);
-            s03_exclusive_scan(in, out, n, variant, 32);
-            uint32_t running = 0;
-            int ok = 1;
-            for (size_t i = 0; i < n; i++) {
-                ok &= out[i] == running;
-                running += in[i];
-            }
-            CHECK_MSG(ok, "scan %d n=%zu", variant, n);
-            free(in);
-            free(out);
+            size_t bad = scan_hook_first_error(s03_exclusive_scan, n, variant, 32, 0xFF);
+            CHECK_MSG(bad == n, "scan %d n=%zu: wrong at index %zu", variant, n, bad);
         }
     }
 }

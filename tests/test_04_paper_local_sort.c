@@ -15,16 +15,7 @@
 #include "keys.h"
 #include "sort_battery.h"
 #include "sort_stage.h"
-
-static uint32_t *alloc_u32(size_t n)
-{
-    uint32_t *p = malloc((n ? n : 1) * sizeof *p);
-    if (!p) {
-        fprintf(stderr, "out of host memory\n");
-        exit(2);
-    }
-    return p;
-}
+#include "test_util.h"
 
 static uint32_t digit(uint32_t key, int shift, int width) { return (key >> shift) & ((1u << width) - 1); }
 
@@ -144,21 +135,8 @@ static void test_scan(void)
     for (int variant = SCAN_HILLIS_STEELE; variant <= SCAN_BLELLOCH; variant++) {
         for (size_t s = 0; s < 5; s++) {
             size_t n = sizes[s];
-            uint32_t *in = alloc_u32(n), *out = alloc_u32(n);
-            make_keys(in, n, DIST_UNIFORM, n);
-            for (size_t i = 0; i < n; i++)
-                in[i] &= 0xFF;
-            fill_garbage(out, n, 7);
-            s04_exclusive_scan(in, out, n, variant, 64);
-            uint32_t running = 0;
-            int ok = 1;
-            for (size_t i = 0; i < n; i++) {
-                ok &= out[i] == running;
-                running += in[i];
-            }
-            CHECK_MSG(ok, "scan %d n=%zu", variant, n);
-            free(in);
-            free(out);
+            size_t bad = scan_hook_first_error(s04_exclusive_scan, n, variant, 64, 0xFF);
+            CHECK_MSG(bad == n, "scan %d n=%zu: wrong at index %zu", variant, n, bad);
         }
     }
 }
