@@ -59,6 +59,10 @@ static void load_input(const run_config *cfg, key_buffers *b)
     }
     b->sorted = alloc_keys(b->n);
     b->ref = alloc_keys(b->n);
+}
+
+static void sort_reference(key_buffers *b)
+{
     if (reference_sort(b->keys, b->ref, b->n))
         die("not enough host memory for the reference sort");
 }
@@ -73,6 +77,26 @@ static unsigned options_in_use(const sort_options *o)
     return uses;
 }
 
+/* " mode=plain bits=6 ...": the options the stage reads, as key=value fields. */
+static void print_option_fields(const sort_options *o)
+{
+    unsigned uses = options_in_use(o);
+    if (uses & USES_MODE)
+        printf(" mode=%s", mode_name(o->mode));
+    if (uses & USES_BITS)
+        printf(" bits=%d", o->bits);
+    if (uses & USES_HIST)
+        printf(" hist=%d", o->hist_variant);
+    if (uses & USES_SCAN)
+        printf(" scan=%s", scan_variant_name(o->scan_variant));
+    if (uses & USES_BLOCK)
+        printf(" block=%d", o->block);
+    if (uses & USES_SCAN_BLOCK)
+        printf(" scan_block=%d", o->scan_block);
+    if (uses & USES_KPT)
+        printf(" kpt=%d", o->kpt);
+}
+
 static void print_options(const run_config *cfg, size_t n)
 {
     const sort_options *o = &cfg->sort;
@@ -84,25 +108,15 @@ static void print_options(const run_config *cfg, size_t n)
         printf("  input     %zu keys, --dist %s --seed %llu\n", n, dist_name(cfg->dist),
                (unsigned long long)cfg->seed);
     printf("  options  ");
-    if (uses & USES_MODE)
-        printf(" mode=%s", mode_name(o->mode));
+    print_option_fields(o);
     if (uses & USES_BITS)
-        printf(" bits=%d (%d passes)", o->bits, passes_for_bits(o->bits));
-    if (uses & USES_HIST)
-        printf(" hist=%d", o->hist_variant);
-    if (uses & USES_SCAN)
-        printf(" scan=%s", scan_variant_name(o->scan_variant));
-    if (uses & USES_BLOCK)
-        printf(" block=%d", o->block);
-    if (uses & USES_SCAN_BLOCK)
-        printf(" scan_block=%d", o->scan_block);
-    if (uses & USES_KPT)
-        printf(" kpt=%d", o->kpt);
+        printf(" (%d passes)", passes_for_bits(o->bits));
     printf("\n  runs      %d timed after 1 warm-up; the median run is shown\n", cfg->runs);
 }
 
 /* Runs the stage (warm-up + runs), checks every run's output, and leaves the
- * median run's report in *median.  Returns 0 if every run's output was right. */
+ * median run's report in *median.  Returns 1 if every run's output was right,
+ * 0 otherwise (check then holds the first failure). */
 static int run_stage(const run_config *cfg, key_buffers *b, sort_report *median, char *check,
                      size_t checklen)
 {
@@ -163,27 +177,12 @@ static void print_result_line(const run_config *cfg, size_t n, const sort_report
                               double sort_ms, double qsort_ms, double cub_ms, int check_ok,
                               const char *gpu)
 {
-    const sort_options *o = &cfg->sort;
-    unsigned uses = options_in_use(o);
     printf("RESULT stage=%s n=%zu", STAGE.name, n);
     if (cfg->input)
         printf(" input=%s", cfg->input);
     else
         printf(" dist=%s seed=%llu", dist_name(cfg->dist), (unsigned long long)cfg->seed);
-    if (uses & USES_MODE)
-        printf(" mode=%s", mode_name(o->mode));
-    if (uses & USES_BITS)
-        printf(" bits=%d", o->bits);
-    if (uses & USES_HIST)
-        printf(" hist=%d", o->hist_variant);
-    if (uses & USES_SCAN)
-        printf(" scan=%s", scan_variant_name(o->scan_variant));
-    if (uses & USES_BLOCK)
-        printf(" block=%d", o->block);
-    if (uses & USES_SCAN_BLOCK)
-        printf(" scan_block=%d", o->scan_block);
-    if (uses & USES_KPT)
-        printf(" kpt=%d", o->kpt);
+    print_option_fields(&cfg->sort);
     printf(" runs=%d sort_ms=%.3f", cfg->runs, sort_ms);
     if (sort_ms > 0)
         printf(" gkeys_s=%.4f", n / sort_ms / 1e6);
@@ -225,6 +224,7 @@ int main(int argc, char **argv)
     load_input(&cfg, &b);
     if (stage_check_options(&cfg.sort, b.n, err, sizeof err))
         die(err);
+    sort_reference(&b);
     print_options(&cfg, b.n);
 
     sort_report rep;
@@ -258,7 +258,7 @@ int main(int argc, char **argv)
                 die(err);
             char msg[512];
             if (verify_sorted(b.sorted, b.ref, b.n, msg, sizeof msg)) {
-                printf("  CUB's own output failed the check: %s\n", msg);
+                snprintf(check, sizeof check, "CUB's own output: %s", msg);
                 check_ok = 0;
             }
             printf("  %-22s %12.3f   this stage takes %.2fx CUB's time (%s)\n",
