@@ -69,9 +69,10 @@ endif
 endif
 
 # ---- what exists --------------------------------------------------------------
-# A sort stage is a directory NN_name holding radix_sort.c or radix_sort.cu.
+# A sort stage is a directory NN_name holding radix_sort.c or radix_sort.cu; any
+# other stage (06) brings its own build rules in NN_name/rules.mk.
 SORT_STAGES := $(sort $(patsubst %/,%,$(dir $(wildcard [0-9][0-9]_*/radix_sort.c [0-9][0-9]_*/radix_sort.cu))))
-OTHER_STAGES := $(sort $(patsubst %/,%,$(dir $(wildcard [0-9][0-9]_*/main.cu))))
+OTHER_STAGES := $(sort $(patsubst %/,%,$(dir $(wildcard [0-9][0-9]_*/rules.mk))))
 STAGES := $(sort $(SORT_STAGES) $(OTHER_STAGES))
 
 COMMON_C := $(filter-out common/driver.c,$(wildcard common/*.c))
@@ -87,6 +88,8 @@ stage_obj = $(BUILD)/obj/$(1)/radix_sort.o
 TEST_SRC := $(wildcard tests/test_*.c tests/test_*.cu)
 TEST_BINS := $(sort $(patsubst tests/%,$(BUILD)/tests/%,$(basename $(TEST_SRC))))
 TEST_SCRIPTS := $(wildcard tests/test_*.sh)
+# test programs that never touch the GPU (make sanitize leaves them out)
+CPU_TESTS := $(BUILD)/tests/test_harness $(BUILD)/tests/test_01_sequential $(BUILD)/tests/test_06_nn_cpu
 TEST_SUPPORT_C := tests/sort_battery.c
 TEST_SUPPORT_CU := $(wildcard tests/gpu_*.cu)
 
@@ -137,7 +140,7 @@ $(BUILD)/tests/test_gpu_common: $(BUILD)/obj/tests/test_gpu_common.o \
 	@mkdir -p $(@D)
 	$(NVCC) $(GENCODE) $^ -o $@ $(LDLIBS)
 
--include 06_nn_histogram/rules.mk
+include $(wildcard [0-9][0-9]_*/rules.mk)
 
 # ---- running ------------------------------------------------------------------
 run: all
@@ -147,7 +150,7 @@ test: all
 	@tools/run-tests.sh $(TEST_BINS) $(TEST_SCRIPTS)
 
 sanitize: all
-	@tools/sanitize.sh $(filter-out $(BUILD)/tests/test_harness $(BUILD)/tests/test_01_sequential,$(TEST_BINS))
+	@tools/sanitize.sh $(filter-out $(CPU_TESTS),$(TEST_BINS))
 
 bench: all
 	@tools/bench.sh $(BUILD)/bin

@@ -14,8 +14,7 @@ const char *scan_variant_name(int variant)
 
 const char *mode_name(int mode) { return mode == MODE_BLOCKED ? "blocked" : "plain"; }
 
-/* A whole decimal number in [min, max]; no sign, no spaces, no suffix. */
-static int parse_number(const char *text, uint64_t min, uint64_t max, uint64_t *value)
+int parse_number(const char *text, uint64_t min, uint64_t max, uint64_t *value)
 {
     if (!text || !*text)
         return -1;

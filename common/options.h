@@ -38,6 +38,10 @@ typedef struct {
     unsigned given; /* USES_* bits of the sort options that were on the command line */
 } run_config;
 
+/* A whole decimal number in [min, max]: no sign, no spaces, no suffix.  0 and
+ * *value set, or -1.  (Also used by stage 06's own command line.) */
+int parse_number(const char *text, uint64_t min, uint64_t max, uint64_t *value);
+
 /* Parses argv (argv[0] is the program) for `stage`, starting from its defaults.
  * 0 on success; -1 and one line in err otherwise. */
 int parse_sort_args(int argc, char **argv, const stage_info *stage, run_config *cfg, char *err,

@@ -1,15 +1,16 @@
 # common/stage.mk - lets a stage be built and run from its own directory:
-#   cd 03_split_k1 && make          (build this stage and its test program)
+#   cd 03_split_k1 && make          (build this stage and its test programs)
 #   make run ARGS="--bits 4 -v"     (run it)
-#   make test                       (run its test program)
+#   make test                       (run its test programs: build/tests/test_NN_*)
 # Everything is delegated to the top-level Makefile, so the flags are the same.
 STAGE := $(notdir $(CURDIR))
+NUMBER := $(firstword $(subst _, ,$(STAGE)))
 .PHONY: all run test clean
 all:
 	@$(MAKE) --no-print-directory -C .. $(STAGE)
 run: all
 	../build/bin/$(STAGE) $(ARGS)
 test: all
-	@cd .. && tools/run-tests.sh build/tests/test_$(STAGE)
+	@cd .. && tools/run-tests.sh build/tests/test_$(NUMBER)_*
 clean:
-	rm -rf ../build/bin/$(STAGE) ../build/obj/$(STAGE) ../build/tests/test_$(STAGE)
+	rm -rf ../build/bin/$(STAGE) ../build/obj/$(STAGE) ../build/tests/test_$(NUMBER)_*

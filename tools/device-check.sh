@@ -32,7 +32,7 @@ for part in "${parts[@]}"; do
             tools/run-tests.sh build/tests/test_* tests/test_*.sh >"$OUT/test.log" 2>&1
         note "test: $(tail -n 1 "$OUT/test.log")" ;;
     sanitize)
-        gpu_tests=$(ls build/tests/test_* | grep -v -e test_harness -e test_01_sequential)
+        gpu_tests=$(ls build/tests/test_* | grep -v -e test_harness -e test_01_sequential -e test_06_nn_cpu)
         # several at once: the sanitizers are bound by the CPU, not the GPU
         SANITIZE_JOBS=${SANITIZE_JOBS:-$jobs} SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-400} \
             tools/sanitize.sh $gpu_tests >"$OUT/sanitize.log" 2>&1

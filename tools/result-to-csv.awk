@@ -1,10 +1,13 @@
 # result-to-csv.awk - turns RESULT lines into CSV rows with one fixed header, so that
 # every stage's rows share the columns (a column a stage does not have stays empty).
 #   awk -v date=2026-11-21 -v args="--bits 4" -v header=1 -f tools/result-to-csv.awk
+# -v columns="..." replaces the sort stages' columns (stage 06 has its own).
 BEGIN {
-    ncols = split("date stage n dist seed input mode bits hist scan block scan_block kpt runs " \
+    if (columns == "")
+        columns = "date stage n dist seed input mode bits hist scan block scan_block kpt runs " \
                   "sort_ms gkeys_s local_sort_ms histogram_ms scan_ms transfer_ms scatter_ms " \
-                  "setup_ms qsort_ms cub_ms vs_cub check gpu args", cols, " ")
+                  "setup_ms qsort_ms cub_ms vs_cub check gpu args"
+    ncols = split(columns, cols, " ")
     if (header) {
         for (i = 1; i <= ncols; i++) printf "%s%s", cols[i], (i < ncols ? "," : "\n")
     }

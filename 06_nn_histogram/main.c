@@ -1,0 +1,336 @@
+/*
+ * 06_nn_histogram/main.c - the driver of stage 06.
+ *
+ * data (generated SIFT-like, or --base/--query .fvecs) -> the double-precision
+ * reference of a sample of queries -> the cuBLAS baseline -> the chosen
+ * version(s), each a warm-up and the median of --runs runs, each checked ->
+ * a table (version, time, distance pairs per second, ratio to cuBLAS) and one
+ * RESULT line per version -> exit status (0 every check passed, 1 a check
+ * failed, 2 bad usage or input, 3 CUDA error, 77 skipped: no CUDA device).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+#include "keys.h"
+#include "nn_histogram.h"
+#include "options.h"
+#include "stats.h"
+#include "timer.h"
+#include "vecs.h"
+
+enum { EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2, EXIT_SKIP = 77 };
+
+#define MAX_QUERIES 500000    /* the fused kernel's grid holds 65535 x 8 queries */
+#define MAX_REFS 100000000
+#define MAX_BINS 8192
+
+typedef struct {
+    int queries, refs, dims, bins;
+    int version;   /* 1..NN_VERSIONS, or 0 for all */
+    int reduce;    /* version 3's reduction */
+    uint64_t seed;
+    int runs;
+    int check;     /* sampled queries checked against the reference; 0: all */
+    const char *base, *query, *output;
+    int no_cublas, help;
+} nn_config;
+
+static void die(const char *message)
+{
+    fprintf(stderr, "06_nn_histogram: error: %s\n", message);
+    exit(EXIT_USAGE);
+}
+
+static void usage(void)
+{
+    printf("usage: 06_nn_histogram [options]\n"
+           "the nearest-neighbour distance histogram: for each query, the histogram of its\n"
+           "distances to every reference point, K equal-width bins from min to max\n\n"
+           "data (default: SIFT-like integers 0..255, -q 10000 -r 1000000 -d 128)\n"
+           "  -q N, -r N, -d N    queries, references, dimensions to generate\n"
+           "  --seed S            seed of the generator (default 2026)\n"
+           "  --base FILE         references from an .fvecs file (with --query)\n"
+           "  --query FILE        queries from an .fvecs file (with --base)\n"
+           "problem\n"
+           "  --bins K            bins per histogram, 1..%d (default 5000)\n"
+           "  --version N|all     1 report pipeline, 2 tiled distances, 3 reductions done\n"
+           "                      well, 4 fused (default 4)\n"
+           "  --reduce N          version 3's reduction: 1 divergent, 2 strided, 3 sequential,\n"
+           "                      4 warp shuffle (default 4)\n"
+           "measurement and output\n"
+           "  --runs R            timed runs after one warm-up; the median is shown (default 3)\n"
+           "  --check N|all       queries checked against the CPU reference (default 16)\n"
+           "  --no-cublas         do not run the cuBLAS baseline\n"
+           "  --output FILE       the histograms as .ivecs (of the last version run)\n",
+           MAX_BINS);
+}
+
+static int number(const char *option, const char *text, uint64_t min, uint64_t max)
+{
+    uint64_t v;
+    if (!text || parse_number(text, min, max, &v)) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "%s '%s': expected a whole number from %llu to %llu", option,
+                 text ? text : "", (unsigned long long)min, (unsigned long long)max);
+        die(msg);
+    }
+    return (int)v;
+}
+
+static void parse(int argc, char **argv, nn_config *c)
+{
+    *c = (nn_config){.queries = 10000, .refs = 1000000, .dims = 128, .bins = 5000,
+                     .version = 4, .reduce = NN_REDUCE_SHUFFLE, .seed = 2026, .runs = 3,
+                     .check = 16};
+    int sizes_given = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes = 1;
+        if (!strcmp(a, "-q"))
+            c->queries = number(a, v, 1, MAX_QUERIES), sizes_given = 1;
+        else if (!strcmp(a, "-r"))
+            c->refs = number(a, v, 1, MAX_REFS), sizes_given = 1;
+        else if (!strcmp(a, "-d"))
+            c->dims = number(a, v, 1, NN_MAX_DIMS), sizes_given = 1;
+        else if (!strcmp(a, "--bins"))
+            c->bins = number(a, v, 1, MAX_BINS);
+        else if (!strcmp(a, "--version"))
+            c->version = v && !strcmp(v, "all") ? 0 : number(a, v, 1, NN_VERSIONS);
+        else if (!strcmp(a, "--reduce"))
+            c->reduce = number(a, v, 1, 4);
+        else if (!strcmp(a, "--seed")) {
+            uint64_t s;
+            if (!v || parse_number(v, 0, UINT64_MAX, &s))
+                die("--seed: expected a whole number");
+            c->seed = s;
+        } else if (!strcmp(a, "--runs"))
+            c->runs = number(a, v, 1, 100);
+        else if (!strcmp(a, "--check"))
+            c->check = v && !strcmp(v, "all") ? 0 : number(a, v, 1, MAX_QUERIES);
+        else if (!strcmp(a, "--base") || !strcmp(a, "--query") || !strcmp(a, "--output")) {
+            if (!v) {
+                char msg[96];
+                snprintf(msg, sizeof msg, "%s needs a file name", a);
+                die(msg);
+            }
+            *(a[2] == 'b' ? &c->base : a[2] == 'q' ? &c->query : &c->output) = v;
+        } else {
+            takes = 0;
+            if (!strcmp(a, "--no-cublas"))
+                c->no_cublas = 1;
+            else if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+                c->help = 1;
+            else {
+                char msg[160];
+                snprintf(msg, sizeof msg, "unknown option '%s' (see --help)", a);
+                die(msg);
+            }
+        }
+        i += takes;
+    }
+    if (!c->base != !c->query)
+        die("--base and --query go together: give both .fvecs files, or neither to generate data");
+    if (c->base && sizes_given)
+        die("-q, -r and -d size generated data: they cannot be combined with --base/--query");
+}
+
+typedef struct {
+    float *query, *base;
+    nn_problem p;
+} nn_data;
+
+static void load_data(const nn_config *c, nn_data *data)
+{
+    char err[512];
+    int nq, nr, dq, dr;
+    if (c->base) {
+        if (read_fvecs(c->base, &data->base, &nr, &dr, err, sizeof err) ||
+            read_fvecs(c->query, &data->query, &nq, &dq, err, sizeof err))
+            die(err);
+        if (dq != dr) {
+            snprintf(err, sizeof err, "the queries have %d dimensions, the references %d", dq, dr);
+            die(err);
+        }
+        if (nq > MAX_QUERIES || nr > MAX_REFS) {
+            snprintf(err, sizeof err, "%d queries and %d references: at most %d and %d", nq, nr,
+                     MAX_QUERIES, MAX_REFS);
+            die(err);
+        }
+    } else {
+        nq = c->queries, nr = c->refs, dq = dr = c->dims;
+        data->query = malloc((size_t)nq * dq * sizeof(float));
+        data->base = malloc((size_t)nr * dr * sizeof(float));
+        if (!data->query || !data->base)
+            die("not enough host memory for the data");
+        make_sift_like(data->query, nq, dq, c->seed);
+        make_sift_like(data->base, nr, dr, c->seed + 1);
+    }
+    data->p = (nn_problem){.queries = nq, .refs = nr, .dims = dq, .bins = c->bins,
+                           .query = data->query, .base = data->base};
+}
+
+typedef struct {
+    const char *name;
+    int version; /* 0: cuBLAS */
+    nn_timing median;
+    int check_ok;
+    char check[600]; /* "timed run: " + a check message */
+} result_row;
+
+/* Warm-up, then the median of runs; every run's histograms are checked. */
+static void measure(nn_device *dev, const nn_config *c, const nn_problem *p,
+                    const nn_reference *ref, int exact, uint32_t *hist, result_row *row)
+{
+    nn_timing *t = calloc((size_t)c->runs, sizeof *t);
+    double *totals = calloc((size_t)c->runs, sizeof *totals);
+    if (!t || !totals)
+        die("not enough host memory");
+    char err[512];
+    row->check_ok = 1;
+    for (int r = -1; r < c->runs; r++) { /* r = -1: the warm-up */
+        nn_timing run;
+        fill_garbage(hist, (size_t)p->queries * p->bins, (uint64_t)(r + 2));
+        int rc = row->version
+                     ? nn_run_version(dev, row->version, c->reduce, hist, &run, err, sizeof err)
+                     : nn_run_cublas(dev, hist, &run, err, sizeof err);
+        if (rc)
+            die(err);
+        char msg[512];
+        if (nn_check(p, ref, hist, exact, msg, sizeof msg)) {
+            if (row->check_ok)
+                snprintf(row->check, sizeof row->check, "%s run: %s", r < 0 ? "warm-up" : "timed",
+                         msg);
+            row->check_ok = 0;
+        } else if (row->check_ok) {
+            snprintf(row->check, sizeof row->check, "%s", msg);
+        }
+        if (r >= 0) {
+            t[r] = run;
+            totals[r] = run.total_ms;
+        }
+    }
+    row->median = t[median_index(totals, c->runs)];
+    free(t);
+    free(totals);
+}
+
+static void print_row(const result_row *row, const nn_problem *p, double cublas_ms)
+{
+    const nn_timing *m = &row->median;
+    double pairs = (double)p->queries * p->refs;
+    printf("  %-26s %10.3f %10.3f %10.3f %10.3f %10.3f %9.1f ", row->name, m->total_ms,
+           m->step_ms[NN_STEP_DISTANCES], m->step_ms[NN_STEP_MINMAX],
+           m->step_ms[NN_STEP_THRESHOLDS], m->step_ms[NN_STEP_HISTOGRAM],
+           m->total_ms > 0 ? pairs / m->total_ms / 1e6 : 0.0);
+    if (cublas_ms > 0)
+        printf("%9.2fx", cublas_ms / m->total_ms);
+    else
+        printf("%10s", "NA");
+    printf("  %s\n", row->check_ok ? "PASS" : "FAIL");
+}
+
+static void print_result(const result_row *row, const nn_problem *p, const nn_config *c,
+                         double cublas_ms, int exact, const char *gpu)
+{
+    printf("RESULT stage=06_nn_histogram queries=%d refs=%d dims=%d bins=%d", p->queries,
+           p->refs, p->dims, p->bins);
+    if (row->version)
+        printf(" version=%d", row->version);
+    else
+        printf(" version=cublas");
+    if (row->version == 3)
+        printf(" reduce=%d", c->reduce);
+    printf(" runs=%d ms=%.3f", c->runs, row->median.total_ms);
+    static const char *const step_names[NN_STEPS] = {"distances", "minmax", "thresholds",
+                                                     "histogram"};
+    for (int s = 0; s < NN_STEPS; s++)
+        printf(" %s_ms=%.3f", step_names[s], row->median.step_ms[s]);
+    if (cublas_ms > 0)
+        printf(" cublas_ms=%.3f vs_cublas=%.2f", cublas_ms, cublas_ms / row->median.total_ms);
+    else
+        printf(" cublas_ms=NA vs_cublas=NA");
+    printf(" exact=%s check=%s gpu=\"%s\"\n", exact ? "yes" : "no", row->check_ok ? "PASS" : "FAIL",
+           gpu);
+}
+
+int main(int argc, char **argv)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    nn_config c;
+    parse(argc, argv, &c);
+    if (c.help) {
+        usage();
+        return 0;
+    }
+    char why[256], err[512], gpu[256];
+    nn_data data;
+    load_data(&c, &data); /* bad files are reported on any machine, GPU or not */
+    const nn_problem *p = &data.p;
+    if (!gpu_available(why, sizeof why)) {
+        printf("SKIP: 06_nn_histogram needs a CUDA device (%s)\n", why);
+        return EXIT_SKIP;
+    }
+    gpu_name(gpu, sizeof gpu);
+    int exact = nn_exact_data(p);
+    nn_device *dev = nn_device_create(p, err, sizeof err);
+    if (!dev)
+        die(err);
+    nn_reference ref;
+    if (nn_reference_create(p, c.check, &ref))
+        die("not enough host memory for the reference");
+    uint32_t *hist = malloc((size_t)p->queries * p->bins * sizeof *hist);
+    if (!hist)
+        die("not enough host memory for the histograms");
+
+    printf("06_nn_histogram - nearest-neighbour distance histograms\n");
+    printf("  data      %d queries x %d references x %d dimensions, %s\n", p->queries, p->refs,
+           p->dims, c.base ? "from .fvecs files" : "SIFT-like, generated");
+    printf("  bins      %d\n", p->bins);
+    printf("  exact     %s\n", exact ? "yes: integers 0..255, d <= 129 - the check is bin for bin"
+                                     : "no: the check allows float rounding at bin edges");
+    printf("  runs      %d timed after 1 warm-up; the median is shown; %d queries checked\n",
+           c.runs, ref.nrows);
+    printf("  setup     %.3f ms (upload, transpose, norms; not in the times)\n",
+           nn_device_setup_ms(dev));
+
+    int first = c.version ? c.version : 1, last = c.version ? c.version : NN_VERSIONS;
+    int nrows = (c.no_cublas ? 0 : 1) + last - first + 1;
+    result_row *rows = calloc((size_t)nrows, sizeof *rows);
+    if (!rows)
+        die("not enough host memory");
+    int i = 0;
+    if (!c.no_cublas)
+        rows[i++] = (result_row){.name = "cuBLAS SGEMM baseline", .version = 0};
+    for (int v = first; v <= last; v++)
+        rows[i++] = (result_row){.name = nn_version_name(v), .version = v};
+
+    printf("  %-26s %10s %10s %10s %10s %10s %9s %10s  %s\n", "version", "total ms", "distances",
+           "minmax", "thresholds", "histogram", "Mpairs/s", "vs cuBLAS", "check");
+    double cublas_ms = -1.0;
+    int all_ok = 1;
+    for (i = 0; i < nrows; i++) {
+        measure(dev, &c, p, &ref, exact, hist, &rows[i]);
+        if (rows[i].version == 0)
+            cublas_ms = rows[i].median.total_ms;
+        print_row(&rows[i], p, cublas_ms);
+        all_ok &= rows[i].check_ok;
+    }
+    for (i = 0; i < nrows; i++)
+        printf("  check %-20s %s: %s\n", rows[i].version ? nn_version_name(rows[i].version)
+                                                       : "cuBLAS",
+               rows[i].check_ok ? "PASS" : "FAIL", rows[i].check);
+    for (i = 0; i < nrows; i++)
+        print_result(&rows[i], p, &c, cublas_ms, exact, gpu);
+    if (c.output && write_ivecs(c.output, hist, p->queries, p->bins, err, sizeof err))
+        die(err);
+
+    free(rows);
+    free(hist);
+    nn_reference_destroy(&ref);
+    nn_device_destroy(dev);
+    free(data.query);
+    free(data.base);
+    return all_ok ? 0 : EXIT_CHECK_FAILED;
+}

@@ -1,0 +1,57 @@
+/*
+ * 06_nn_histogram/nn_histogram.h - the GPU versions of stage 06 and the cuBLAS
+ * baseline, behind C functions the driver (main.c) and the tests call.
+ */
+#ifndef STAGE06_NN_HISTOGRAM_H
+#define STAGE06_NN_HISTOGRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nn_problem.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { NN_STEP_DISTANCES, NN_STEP_MINMAX, NN_STEP_THRESHOLDS, NN_STEP_HISTOGRAM, NN_STEPS };
+#define NN_VERSIONS 4
+
+/* The reduction steps of the class notes, for version 3's min/max (--reduce). */
+enum {
+    NN_REDUCE_DIVERGENT = 1,  /* if (t % (2 * stride) == 0): most of each warp idles */
+    NN_REDUCE_STRIDED = 2,    /* index 2 * stride * t: no divergence, bank conflicts */
+    NN_REDUCE_SEQUENTIAL = 3, /* stride halving from blockDim / 2: neither */
+    NN_REDUCE_SHUFFLE = 4,    /* warp shuffles, one shared-memory step */
+};
+
+typedef struct {
+    double step_ms[NN_STEPS]; /* device time of each step, CUDA events */
+    double total_ms;          /* the sum of the steps */
+} nn_timing;
+
+/* The problem's data on the device, uploaded once and shared by every run of
+ * every version (the upload is not part of any version's time). */
+typedef struct nn_device nn_device;
+
+/* NULL and one line in err if the GPU cannot hold the problem. */
+nn_device *nn_device_create(const nn_problem *p, char *err, size_t errlen);
+void nn_device_destroy(nn_device *dev);
+double nn_device_setup_ms(const nn_device *dev);
+
+const char *nn_version_name(int version);
+
+/* Runs one version (1 .. NN_VERSIONS) on the whole problem; hist receives
+ * queries x bins counts.  reduce: version 3's reduction (NN_REDUCE_*). */
+int nn_run_version(nn_device *dev, int version, int reduce, uint32_t *hist, nn_timing *timing,
+                   char *err, size_t errlen);
+
+/* The baseline a user would reach for: cuBLAS SGEMM for the dot products,
+ * ||q||^2 + ||r||^2 - 2 q.r, then min/max and histogram kernels over the
+ * distances (same bin rule, same thresholds). */
+int nn_run_cublas(nn_device *dev, uint32_t *hist, nn_timing *timing, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,243 @@
+/*
+ * test_06_nn_cpu.c - stage 06's CPU side: the bin rule and its thresholds
+ * (the mechanism that makes the GPU's binning exact), the .fvecs/.ivecs files,
+ * the generated data, the double-precision reference and the check.  CPU only.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../06_nn_histogram/bin_rule.h"
+#include "../06_nn_histogram/nn_problem.h"
+#include "../06_nn_histogram/vecs.h"
+#include "check.h"
+#include "keys.h"
+
+/* Distances 0..10 from a query at 0, K = 5: width 2, the maximum in the last bin. */
+static void test_rule_by_hand(void)
+{
+    const int expect[11] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 4};
+    for (int d = 0; d <= 10; d++)
+        CHECK_MSG(nn_bin(d * d, 0, 100, 5) == expect[d], "distance %d: bin %d, expected %d", d,
+                  nn_bin(d * d, 0, 100, 5), expect[d]);
+    CHECK(nn_bin(7, 7, 7, 5) == 0);          /* min = max: bin 0 */
+    CHECK(nn_bin(100, 0, 100, 1) == 0);      /* one bin */
+    CHECK(nn_bin(4, 4, 9, 3) == 0 && nn_bin(9, 4, 9, 3) == 2); /* distances 2..3 */
+}
+
+/* Binning by thresholds gives nn_bin's bin for every integer squared distance
+ * in [smin, smax] and for random floats in it, whatever the guess. */
+static void test_thresholds(void)
+{
+    uint64_t state = 77;
+    const int ks[] = {1, 2, 3, 5, 7, 100, 5000};
+    for (int trial = 0; trial < 60; trial++) {
+        int k = ks[trial % 7];
+        uint32_t smin = (uint32_t)(rng_next(&state) % 100000);
+        uint32_t span = trial % 10 == 0 ? 0 : (uint32_t)(rng_next(&state) % 20000);
+        uint32_t smax = smin + span;
+        float *thr = malloc(((size_t)k > 1 ? (size_t)k - 1 : 1) * sizeof *thr);
+        for (int j = 1; j < k; j++)
+            thr[j - 1] = nn_threshold(j, (float)smin, (float)smax, k);
+        int bad = 0;
+        for (uint32_t s = smin; s <= smax && !bad; s++) {
+            int want = nn_bin(s, smin, smax, k);
+            int guess = (int)(rng_next(&state) % (uint64_t)(k + 2)) - 1;
+            bad = nn_bin_from_thresholds((float)s, thr, k, guess) != want;
+            CHECK_MSG(!bad, "k=%d smin=%u smax=%u s=%u: thresholds give %d, the rule %d", k, smin,
+                      smax, s, nn_bin_from_thresholds((float)s, thr, k, guess), want);
+        }
+        for (int i = 0; i < 2000 && !bad && span > 0; i++) {
+            float s = (float)smin + (float)(rng_next(&state) % 1000000) / 1e6f * (float)span;
+            int want = nn_bin(s, smin, smax, k);
+            bad = nn_bin_from_thresholds(s, thr, k, k / 2) != want;
+            CHECK_MSG(!bad, "k=%d float s=%.9g: thresholds give %d, the rule %d", k, (double)s,
+                      nn_bin_from_thresholds(s, thr, k, k / 2), want);
+        }
+        for (int j = 2; j < k; j++) /* thresholds never decrease */
+            CHECK(thr[j - 1] >= thr[j - 2]);
+        free(thr);
+    }
+}
+
+static void write_bytes(const char *path, const void *bytes, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(bytes, 1, len, f) != len) {
+        fprintf(stderr, "cannot write %s\n", path);
+        exit(2);
+    }
+    fclose(f);
+}
+
+static void expect_fvecs_error(const char *path, const char *needle)
+{
+    float *data = NULL;
+    int n = -1, d = -1;
+    char err[512] = "";
+    CHECK_MSG(read_fvecs(path, &data, &n, &d, err, sizeof err) != 0, "%s was accepted", path);
+    CHECK_MSG(strstr(err, needle) != NULL, "%s: '%s' lacks '%s'", path, err, needle);
+    CHECK(data == NULL);
+}
+
+static void test_files(void)
+{
+    char dir[] = "/tmp/test_06_XXXXXX", path[512], err[512];
+    if (!mkdtemp(dir))
+        exit(2);
+    float v[6] = {1, 2, 3, 4.5f, 5, 255};
+    snprintf(path, sizeof path, "%s/good.fvecs", dir);
+    CHECK(write_fvecs(path, v, 2, 3, err, sizeof err) == 0);
+    float *data = NULL;
+    int n = 0, d = 0;
+    CHECK(read_fvecs(path, &data, &n, &d, err, sizeof err) == 0);
+    CHECK(n == 2 && d == 3 && data && memcmp(data, v, sizeof v) == 0);
+    free(data);
+
+    snprintf(path, sizeof path, "%s/missing.fvecs", dir);
+    expect_fvecs_error(path, "cannot open");
+    snprintf(path, sizeof path, "%s/empty.fvecs", dir);
+    write_bytes(path, "", 0);
+    expect_fvecs_error(path, "holds no vector");
+    const unsigned char zero_dim[8] = {0, 0, 0, 0, 1, 2, 3, 4};
+    snprintf(path, sizeof path, "%s/zero.fvecs", dir);
+    write_bytes(path, zero_dim, sizeof zero_dim);
+    expect_fvecs_error(path, "dimension is 0");
+    const unsigned char negative[8] = {0xFB, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
+    snprintf(path, sizeof path, "%s/negative.fvecs", dir);
+    write_bytes(path, negative, sizeof negative);
+    expect_fvecs_error(path, "dimension is -5");
+    /* a truncated last vector: two 3-d vectors less 3 bytes */
+    unsigned char record[32];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/good.fvecs", dir);
+    f = fopen(path, "rb");
+    size_t len = fread(record, 1, sizeof record, f);
+    fclose(f);
+    CHECK(len == 32);
+    snprintf(path, sizeof path, "%s/truncated.fvecs", dir);
+    write_bytes(path, record, 29);
+    expect_fvecs_error(path, "not a whole number");
+    /* a 3-d vector, then two 1-d vectors: the sizes add up, the dimensions differ */
+    unsigned char mixed[32] = {3, 0, 0, 0};
+    mixed[16] = 1;
+    mixed[24] = 1;
+    snprintf(path, sizeof path, "%s/mixed.fvecs", dir);
+    write_bytes(path, mixed, sizeof mixed);
+    expect_fvecs_error(path, "vector 1 has dimension 1");
+    /* not a number */
+    unsigned char nan_record[8] = {1, 0, 0, 0, 0x00, 0x00, 0xC0, 0x7F};
+    snprintf(path, sizeof path, "%s/nan.fvecs", dir);
+    write_bytes(path, nan_record, sizeof nan_record);
+    expect_fvecs_error(path, "not a finite number");
+    expect_fvecs_error(dir, "not a regular file");
+
+    /* .ivecs: int32 k then k counts, little-endian */
+    uint32_t counts[4] = {1, 2, 3, 0x01020304};
+    snprintf(path, sizeof path, "%s/out.ivecs", dir);
+    CHECK(write_ivecs(path, counts, 2, 2, err, sizeof err) == 0);
+    unsigned char bytes[24];
+    f = fopen(path, "rb");
+    len = fread(bytes, 1, sizeof bytes, f);
+    fclose(f);
+    const unsigned char want[24] = {2, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0,
+                                    2, 0, 0, 0, 3, 0, 0, 0, 4, 3, 2, 1};
+    CHECK(len == 24 && memcmp(bytes, want, 24) == 0);
+    snprintf(path, sizeof path, "%s/no/dir/out.ivecs", dir);
+    CHECK(write_ivecs(path, counts, 2, 2, err, sizeof err) != 0 && strstr(err, "cannot create"));
+
+    const char *names[] = {"good.fvecs", "empty.fvecs", "zero.fvecs", "negative.fvecs",
+                           "truncated.fvecs", "mixed.fvecs", "nan.fvecs", "out.ivecs"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+static void test_data(void)
+{
+    enum { N = 300, D = 128 };
+    static float a[N * D], b[N * D];
+    make_sift_like(a, N, D, 5);
+    make_sift_like(b, N, D, 5);
+    CHECK(memcmp(a, b, sizeof a) == 0);
+    CHECK(is_byte_data(a, N * D));
+    int small = 0;
+    for (int i = 0; i < N * D; i++)
+        small += a[i] < 32.0f;
+    CHECK_MSG(small > N * D / 3, "SIFT-like data should be mostly small values (%d of %d)", small,
+              N * D);
+    const float not_bytes[][1] = {{256.0f}, {1.5f}, {-1.0f}};
+    for (int i = 0; i < 3; i++)
+        CHECK(!is_byte_data(not_bytes[i], 1));
+    const float bytes[3] = {0.0f, 255.0f, 3.0f};
+    CHECK(is_byte_data(bytes, 3));
+}
+
+static void test_reference(void)
+{
+    float base[11], query[2] = {0.0f, 4.0f};
+    for (int i = 0; i <= 10; i++)
+        base[i] = (float)i;
+    nn_problem p = {.queries = 2, .refs = 11, .dims = 1, .bins = 5, .query = query,
+                    .base = base};
+    CHECK(nn_exact_data(&p));
+    uint32_t hist[5], near[6];
+    double smin, smax;
+    nn_reference_row(&p, 0, hist, near, &smin, &smax); /* distances 0..10 */
+    const uint32_t want0[5] = {2, 2, 2, 2, 3};
+    CHECK(memcmp(hist, want0, sizeof want0) == 0 && smin == 0.0 && smax == 100.0);
+    /* a query equal to a reference: distances 0,1,1,2,2,3,3,4,4,5,6; width 1.2 */
+    nn_reference_row(&p, 1, hist, NULL, &smin, &smax);
+    const uint32_t want1[5] = {3, 2, 2, 2, 2};
+    uint32_t total = 0;
+    for (int b = 0; b < 5; b++)
+        total += hist[b];
+    CHECK(total == 11 && smin == 0.0 && smax == 36.0);
+    CHECK_MSG(memcmp(hist, want1, sizeof want1) == 0, "got %u %u %u %u %u", hist[0], hist[1],
+              hist[2], hist[3], hist[4]);
+
+    float same[4] = {7, 7, 7, 7}; /* min = max: everything in bin 0 */
+    nn_problem flat = {.queries = 1, .refs = 4, .dims = 1, .bins = 3, .query = same,
+                       .base = same};
+    uint32_t h3[3];
+    nn_reference_row(&flat, 0, h3, NULL, &smin, &smax);
+    CHECK(h3[0] == 4 && h3[1] == 0 && h3[2] == 0);
+
+    /* the check: a result equal to the reference passes; a moved count fails with
+     * the query, the bin and both counts; a row that loses a count fails */
+    nn_reference ref;
+    CHECK(nn_reference_create(&p, 0, &ref) == 0 && ref.nrows == 2);
+    uint32_t result[10];
+    memcpy(result, ref.hist, sizeof result);
+    char msg[512];
+    CHECK(nn_check(&p, &ref, result, 1, msg, sizeof msg) == 0);
+    result[5 + 1]--;
+    result[5 + 2]++;
+    CHECK(nn_check(&p, &ref, result, 1, msg, sizeof msg) != 0);
+    CHECK_MSG(strstr(msg, "query 1, bin 1: GPU counted 1, the reference 2"), "message was: %s",
+              msg);
+    result[5 + 2]--;
+    CHECK(nn_check(&p, &ref, result, 1, msg, sizeof msg) != 0);
+    CHECK_MSG(strstr(msg, "query 1: the counts sum to 10"), "message was: %s", msg);
+    nn_reference_destroy(&ref);
+
+    int rows[16];
+    CHECK(nn_sample_rows(100, 4, rows) == 4 && rows[0] == 0 && rows[3] == 99);
+    CHECK(nn_sample_rows(3, 16, rows) == 3 && rows[2] == 2);
+}
+
+int main(int argc, char **argv)
+{
+    parse_test_args(argc, argv);
+    test_rule_by_hand();
+    test_thresholds();
+    test_files();
+    test_data();
+    test_reference();
+    return check_summary("test_06_nn_cpu");
+}

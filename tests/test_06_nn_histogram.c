@@ -1,0 +1,113 @@
+/*
+ * test_06_nn_histogram.c - every version of stage 06 and the cuBLAS baseline
+ * against the double-precision reference, every row checked, on small and
+ * awkward shapes: 1 query, 1 reference, d = 1, 3, 128, 129, K = 1 and 5000,
+ * min = max, a query equal to a reference point, counts of references and
+ * queries that are not multiples of any tile; and float data (not exact),
+ * checked within rounding at bin edges.  GPU.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../06_nn_histogram/nn_histogram.h"
+#include "../06_nn_histogram/vecs.h"
+#include "check.h"
+#include "keys.h"
+
+enum data_kind { SIFT_LIKE, FLAT, QUERY_IN_BASE, FLOATS };
+
+typedef struct {
+    int queries, refs, dims, bins;
+    enum data_kind kind;
+} shape;
+
+static const char *kind_name(enum data_kind k)
+{
+    return k == SIFT_LIKE ? "sift-like" : k == FLAT ? "flat (min = max)"
+                                        : k == QUERY_IN_BASE ? "queries in the base"
+                                                             : "floats";
+}
+
+static void make_data(const shape *s, float *query, float *base, uint64_t seed)
+{
+    make_sift_like(query, s->queries, s->dims, seed);
+    make_sift_like(base, s->refs, s->dims, seed + 1);
+    size_t nq = (size_t)s->queries * s->dims, nr = (size_t)s->refs * s->dims;
+    if (s->kind == FLAT) { /* every reference the same point: min = max */
+        for (size_t i = 0; i < nr; i++)
+            base[i] = base[i % s->dims];
+    } else if (s->kind == QUERY_IN_BASE) { /* query q is reference q: min = 0 */
+        for (int q = 0; q < s->queries && q < s->refs; q++)
+            memcpy(base + (size_t)q * s->dims, query + (size_t)q * s->dims,
+                   (size_t)s->dims * sizeof(float));
+    } else if (s->kind == FLOATS) {
+        uint64_t state = seed;
+        for (size_t i = 0; i < nq; i++)
+            query[i] = (float)(rng_next(&state) >> 40) / 1024.0f - 3000.0f;
+        for (size_t i = 0; i < nr; i++)
+            base[i] = (float)(rng_next(&state) >> 40) / 1024.0f - 3000.0f;
+    }
+}
+
+static void test_shape(const shape *s, int small)
+{
+    float *query = malloc((size_t)s->queries * s->dims * sizeof(float));
+    float *base = malloc((size_t)s->refs * s->dims * sizeof(float));
+    uint32_t *hist = malloc((size_t)s->queries * s->bins * sizeof(uint32_t));
+    if (!query || !base || !hist)
+        exit(2);
+    make_data(s, query, base, (uint64_t)s->queries * 131 + (uint64_t)s->refs);
+    nn_problem p = {.queries = s->queries, .refs = s->refs, .dims = s->dims, .bins = s->bins,
+                    .query = query, .base = base};
+    int exact = nn_exact_data(&p);
+    CHECK_MSG(exact == (s->kind != FLOATS && s->dims <= 129), "exactness of %s d=%d",
+              kind_name(s->kind), s->dims);
+    char err[512];
+    nn_device *dev = nn_device_create(&p, err, sizeof err);
+    CHECK_MSG(dev != NULL, "%s", err);
+    nn_reference ref;
+    CHECK(nn_reference_create(&p, 0, &ref) == 0); /* every row */
+
+    for (int version = 0; version <= NN_VERSIONS; version++) { /* 0: cuBLAS */
+        int reduces = version == 3 && !small ? 4 : 1;
+        for (int reduce = 1; reduce <= reduces; reduce++) {
+            int variant = version == 3 && small ? NN_REDUCE_SHUFFLE : reduce;
+            nn_timing t;
+            fill_garbage(hist, (size_t)s->queries * s->bins, 9);
+            int rc = version ? nn_run_version(dev, version, variant, hist, &t, err, sizeof err)
+                             : nn_run_cublas(dev, hist, &t, err, sizeof err);
+            CHECK_MSG(rc == 0, "%s", err);
+            char msg[512] = "";
+            CHECK_MSG(nn_check(&p, &ref, hist, exact, msg, sizeof msg) == 0,
+                      "version %d (reduce %d), %dx%dx%d K=%d %s: %s", version, variant,
+                      s->queries, s->refs, s->dims, s->bins, kind_name(s->kind), msg);
+        }
+    }
+    nn_reference_destroy(&ref);
+    nn_device_destroy(dev);
+    free(query);
+    free(base);
+    free(hist);
+}
+
+int main(int argc, char **argv)
+{
+    parse_test_args(argc, argv);
+    REQUIRE_GPU();
+    const shape shapes[] = {
+        {1, 1, 1, 1, SIFT_LIKE},       {1, 1, 3, 5000, SIFT_LIKE},
+        {3, 100, 1, 5, SIFT_LIKE},     {5, 1000, 3, 7, SIFT_LIKE},
+        {33, 2049, 128, 5000, SIFT_LIKE}, {9, 4097, 129, 5, SIFT_LIKE},
+        {8, 2048, 128, 1, SIFT_LIKE},  {17, 3001, 128, 5000, QUERY_IN_BASE},
+        {4, 700, 16, 50, FLAT},        {6, 5000, 130, 64, SIFT_LIKE}, /* d > 129: not exact */
+        {7, 3000, 24, 100, FLOATS},    {65, 66001, 128, 5, SIFT_LIKE},
+    };
+    int count = sizeof shapes / sizeof shapes[0];
+    for (int i = 0; i < count; i++) {
+        if (test_small && (long long)shapes[i].queries * shapes[i].refs > 40000)
+            continue; /* under the sanitizer: the small shapes only */
+        test_shape(&shapes[i], test_small);
+    }
+    return check_summary("test_06_nn_histogram");
+}
