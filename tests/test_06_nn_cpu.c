@@ -14,6 +14,7 @@
 #include "../06_nn_histogram/nn_problem.h"
 #include "../06_nn_histogram/vecs.h"
 #include "check.h"
+#include "test_util.h"
 #include "keys.h"
 
 /* Distances 0..10 from a query at 0, K = 5: width 2, the maximum in the last bin. */
@@ -61,16 +62,6 @@ static void test_thresholds(void)
             CHECK(thr[j - 1] >= thr[j - 2]);
         free(thr);
     }
-}
-
-static void write_bytes(const char *path, const void *bytes, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(bytes, 1, len, f) != len) {
-        fprintf(stderr, "cannot write %s\n", path);
-        exit(2);
-    }
-    fclose(f);
 }
 
 static void expect_fvecs_error(const char *path, const char *needle)

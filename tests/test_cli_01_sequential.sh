@@ -5,24 +5,7 @@
 set -u
 bin=${BIN_DIR:-build/bin}/01_sequential
 [ -x "$bin" ] || { echo "missing $bin (run make first)"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0 checks=0
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# expect_error "<what stderr must contain>" args...
-expect_error() {
-    local needle=$1; shift
-    checks=$((checks + 1))
-    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$? lines
-    lines=$(wc -l <"$tmp/err")
-    if [ "$rc" -eq 0 ]; then fail "'$*' exited 0"; return; fi
-    if [ "$rc" -gt 100 ]; then fail "'$*' crashed (exit $rc)"; return; fi
-    if [ "$lines" -ne 1 ]; then fail "'$*' printed $lines lines on stderr:"; cat "$tmp/err"; return; fi
-    grep -q -- "$needle" "$tmp/err" || fail "'$*': stderr lacks '$needle': $(cat "$tmp/err")"
-}
+source "$(dirname "$0")/cli_lib.sh"
 
 expect_error "cannot open input file" --input "$tmp/missing.bin"
 printf 'abcde' >"$tmp/five.bin"
@@ -76,5 +59,4 @@ for mode in plain blocked; do
     done
 done
 
-echo "test_cli_01_sequential: $checks checks, $failures failed"
-[ "$failures" -eq 0 ]
+finish test_cli_01_sequential

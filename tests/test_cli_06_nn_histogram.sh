@@ -6,22 +6,7 @@
 set -u
 bin=${BIN_DIR:-build/bin}/06_nn_histogram
 [ -x "$bin" ] || { echo "missing $bin (run make first)"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0 checks=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-expect_error() {
-    local needle=$1; shift
-    checks=$((checks + 1))
-    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$? lines
-    lines=$(wc -l <"$tmp/err")
-    if [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ]; then fail "'$*' exited $rc"; return; fi
-    if [ "$rc" -gt 100 ]; then fail "'$*' crashed (exit $rc)"; return; fi
-    if [ "$lines" -ne 1 ]; then fail "'$*' printed $lines lines on stderr:"; cat "$tmp/err"; return; fi
-    grep -q -- "$needle" "$tmp/err" || fail "'$*': stderr lacks '$needle': $(cat "$tmp/err")"
-}
+source "$(dirname "$0")/cli_lib.sh"
 
 # .fvecs files: 3 vectors of 4 dimensions, 2 of 5, and a truncated one
 printf '\x04\x00\x00\x00' >"$tmp/rec4"; head -c 16 /dev/zero >>"$tmp/rec4"
@@ -62,5 +47,4 @@ else
     fail "the small run exited $rc:"; tail -n 5 "$tmp/log"
 fi
 
-echo "test_cli_06_nn_histogram: $checks checks, $failures failed"
-[ "$failures" -eq 0 ]
+finish test_cli_06_nn_histogram

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "test_util.h"
 #include "keys.h"
 #include "options.h"
 #include "reference.h"
@@ -119,16 +120,6 @@ static void test_reference_sort_parallel(void)
 }
 
 /* ---- key files ---------------------------------------------------------- */
-
-static void write_bytes(const char *path, const void *bytes, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(bytes, 1, len, f) != len) {
-        fprintf(stderr, "cannot write %s\n", path);
-        exit(2);
-    }
-    fclose(f);
-}
 
 static void test_key_files(void)
 {

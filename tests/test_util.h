@@ -20,6 +20,17 @@ static inline uint32_t *alloc_u32(size_t n)
     return p;
 }
 
+/* Writes len bytes to a new file (test fixtures); exits if it cannot. */
+static inline void write_bytes(const char *path, const void *bytes, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(bytes, 1, len, f) != len) {
+        fprintf(stderr, "cannot write %s\n", path);
+        exit(2);
+    }
+    fclose(f);
+}
+
 /* A stage's exclusive-scan hook: scans n values with `variant` and `block`. */
 typedef double (*scan_hook)(const uint32_t *in, uint32_t *out, size_t n, int variant, int block);
 
