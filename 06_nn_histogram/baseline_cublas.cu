@@ -82,15 +82,13 @@ __global__ void histogram_shared(const float *dist, int refs, int q0, int k,
     int q = q0 + blockIdx.y;
     for (int b = threadIdx.x; b < k; b += blockDim.x)
         s_hist[b] = 0;
-    float lo = __uint_as_float(smin[q]), hi = __uint_as_float(smax[q]);
-    float root = sqrtf(lo), scale = hi > lo ? (float)k / (sqrtf(hi) - root) : 0.0f;
+    float root, scale;
+    nn_guess_params(__uint_as_float(smin[q]), __uint_as_float(smax[q]), k, &root, &scale);
     const float *thr = threshold + (size_t)q * (k - 1);
     const float *row = dist + (size_t)blockIdx.y * refs;
     __syncthreads();
     for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < refs; r += gridDim.x * blockDim.x) {
-        float s = row[r];
-        atomicAdd(&s_hist[nn_bin_from_thresholds(s, thr, k, (int)((sqrtf(s) - root) * scale))],
-                  1u);
+        atomicAdd(&s_hist[nn_bin_guessed(row[r], thr, k, root, scale)], 1u);
     }
     __syncthreads();
     for (int b = threadIdx.x; b < k; b += blockDim.x)

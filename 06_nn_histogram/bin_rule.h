@@ -121,4 +121,20 @@ NN_HD static inline int nn_bin_from_thresholds(float s, const float *threshold, 
     return b;
 }
 
+/* A first guess at the bin from float arithmetic, which the thresholds then
+ * make exact: root = sqrt(smin), scale = K / (sqrt(smax) - sqrt(smin)), or 0
+ * when smax = smin (everything in bin 0). */
+NN_HD static inline void nn_guess_params(float smin, float smax, int k, float *root, float *scale)
+{
+    *root = sqrtf(smin);
+    *scale = smax > smin ? (float)k / (sqrtf(smax) - *root) : 0.0f;
+}
+
+/* The bin of s: the float guess, corrected by the query's thresholds. */
+NN_HD static inline int nn_bin_guessed(float s, const float *threshold, int k, float root,
+                                       float scale)
+{
+    return nn_bin_from_thresholds(s, threshold, k, (int)((sqrtf(s) - root) * scale));
+}
+
 #endif

@@ -212,20 +212,11 @@ void nn_timing_from_report(const nn_device *dev, nn_timing *timing)
     }
 }
 
-/* The bin of s for query q: a guess from float arithmetic, made exact by the
- * thresholds.  root and scale: sqrt(smin) and K / (sqrt(smax) - sqrt(smin)). */
-__device__ int bin_of(float s, const float *threshold_row, int k, float root, float scale)
-{
-    return nn_bin_from_thresholds(s, threshold_row, k, (int)((sqrtf(s) - root) * scale));
-}
-
-/* sqrt(smin) and the guess's scale of query q. */
+/* nn_guess_params (bin_rule.h) for query q, from its min/max bits. */
 __device__ void bin_guess_params(const uint32_t *smin, const uint32_t *smax, int q, int k,
                                  float *root, float *scale)
 {
-    float lo = __uint_as_float(smin[q]), hi = __uint_as_float(smax[q]);
-    *root = sqrtf(lo);
-    *scale = hi > lo ? (float)k / (sqrtf(hi) - *root) : 0.0f;
+    nn_guess_params(__uint_as_float(smin[q]), __uint_as_float(smax[q]), k, root, scale);
 }
 
 /* ---- version 1: the report's pipeline -------------------------------------- */
@@ -284,7 +275,7 @@ __global__ void histogram_global(const float *dist, int refs, int q0, int k,
     const float *row = dist + (size_t)blockIdx.y * refs;
     const float *thr = threshold + (size_t)q * (k - 1);
     for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < refs; r += gridDim.x * blockDim.x)
-        atomicAdd(&hist[(size_t)q * k + bin_of(row[r], thr, k, root, scale)], 1u);
+        atomicAdd(&hist[(size_t)q * k + nn_bin_guessed(row[r], thr, k, root, scale)], 1u);
 }
 
 /* ---- version 2: distances tiled through shared memory ---------------------- */
@@ -576,7 +567,8 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
                     my_max[i] = max(my_max[i], __float_as_uint(s));
                 } else {
                     int q = q0 + i;
-                    int b = bin_of(s, threshold + (size_t)q * (k - 1), k, s_root[i], s_scale[i]);
+                    int b = nn_bin_guessed(s, threshold + (size_t)q * (k - 1), k, s_root[i],
+                                           s_scale[i]);
                     atomicAdd(shared_hist ? &s_hist[i * k + b] : &hist[(size_t)q * k + b], 1u);
                 }
             }

@@ -58,6 +58,13 @@ static void test_thresholds(void)
             CHECK_MSG(!bad, "k=%d float s=%.9g: thresholds give %d, the rule %d", k, (double)s,
                       nn_bin_from_thresholds(s, thr, k, k / 2), want);
         }
+        float root, scale; /* the GPU's path: float guess, then thresholds */
+        nn_guess_params((float)smin, (float)smax, k, &root, &scale);
+        for (uint32_t s = smin; s <= smax && !bad; s += 1 + span / 997) {
+            bad = nn_bin_guessed((float)s, thr, k, root, scale) != nn_bin(s, smin, smax, k);
+            CHECK_MSG(!bad, "k=%d s=%u: guessed bin %d, the rule %d", k, s,
+                      nn_bin_guessed((float)s, thr, k, root, scale), nn_bin(s, smin, smax, k));
+        }
         for (int j = 2; j < k; j++) /* thresholds never decrease */
             CHECK(thr[j - 1] >= thr[j - 2]);
         free(thr);
