@@ -1,17 +1,13 @@
 /* nn_reference.c - the double-precision CPU reference of stage 06 (see nn_problem.h). */
-#define _POSIX_C_SOURCE 200809L
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bin_rule.h"
 #include "nn_problem.h"
+#include "parallel.h"
 #include "vecs.h"
-
-enum { MAX_THREADS = 64 };
 
 int nn_exact_data(const nn_problem *p)
 {
@@ -111,22 +107,13 @@ int nn_reference_create(const nn_problem *p, int sample, nn_reference *ref)
         nn_reference_destroy(ref);
         return -1;
     }
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = cpus < 1 ? 1 : cpus > MAX_THREADS ? MAX_THREADS : (int)cpus;
-    if (threads > ref->nrows)
-        threads = ref->nrows;
-    pthread_t tid[MAX_THREADS];
-    reference_job jobs[MAX_THREADS];
-    int started[MAX_THREADS];
-    for (int t = 0; t < threads; t++) {
+    int threads = cpu_count();
+    threads = threads > PARALLEL_MAX_JOBS ? PARALLEL_MAX_JOBS : threads;
+    threads = threads > ref->nrows ? ref->nrows : threads;
+    reference_job jobs[PARALLEL_MAX_JOBS];
+    for (int t = 0; t < threads; t++) /* job t takes rows t, t + threads, ... */
         jobs[t] = (reference_job){p, ref, t, threads};
-        started[t] = pthread_create(&tid[t], NULL, reference_worker, &jobs[t]) == 0;
-        if (!started[t])
-            reference_worker(&jobs[t]);
-    }
-    for (int t = 0; t < threads; t++)
-        if (started[t])
-            pthread_join(tid[t], NULL);
+    run_parallel(reference_worker, jobs, sizeof jobs[0], threads);
     return 0;
 }
 

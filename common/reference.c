@@ -1,12 +1,9 @@
 /* reference.c - bottom-up merge sort and the exact check (see reference.h). */
-#define _POSIX_C_SOURCE 200809L
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <unistd.h>
-
+#include "parallel.h"
 #include "reference.h"
 
 enum { RUN = 32 };           /* runs this short are sorted by insertion first */
@@ -82,27 +79,10 @@ static void *merge_chunks(void *arg)
 
 static int thread_count(size_t n)
 {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = 1;
+    int cpus = cpu_count(), threads = 1;
     while (threads * 2 <= MAX_THREADS && threads * 2 <= cpus && n >= PARALLEL_FROM)
         threads *= 2;
     return threads;
-}
-
-/* Runs fn on jobs[0..count), one thread each; a job whose thread could not
- * start is run here instead. */
-static void run_jobs(void *(*fn)(void *), sort_job *jobs, int count)
-{
-    pthread_t threads[MAX_THREADS];
-    int started[MAX_THREADS];
-    for (int i = 0; i < count; i++) {
-        started[i] = pthread_create(&threads[i], NULL, fn, &jobs[i]) == 0;
-        if (!started[i])
-            fn(&jobs[i]);
-    }
-    for (int i = 0; i < count; i++)
-        if (started[i])
-            pthread_join(threads[i], NULL);
 }
 
 int reference_sort(const uint32_t *in, uint32_t *out, size_t n)
@@ -121,7 +101,7 @@ int reference_sort(const uint32_t *in, uint32_t *out, size_t n)
         bounds[c] = n / chunks * c + (c == chunks ? n % chunks : 0);
     for (int c = 0; c < chunks; c++)
         jobs[c] = (sort_job){out, tmp, bounds[c], 0, bounds[c + 1]};
-    run_jobs(sort_chunk, jobs, chunks);
+    run_parallel(sort_chunk, jobs, sizeof jobs[0], chunks);
 
     uint32_t *src = out, *dst = tmp;
     for (int step = 1; step < chunks; step *= 2) {
@@ -129,7 +109,7 @@ int reference_sort(const uint32_t *in, uint32_t *out, size_t n)
         for (int c = 0; c < chunks; c += 2 * step)
             jobs[pairs++] = (sort_job){src, dst, bounds[c], bounds[c + step],
                                        bounds[c + 2 * step]};
-        run_jobs(merge_chunks, jobs, pairs);
+        run_parallel(merge_chunks, jobs, sizeof jobs[0], pairs);
         uint32_t *t = src;
         src = dst;
         dst = t;
