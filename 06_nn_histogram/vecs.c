@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "files.h"
 #include "keys.h"
 #include "vecs.h"
 
@@ -27,18 +27,12 @@ static void put_le_u32(unsigned char *p, uint32_t v)
 int read_fvecs(const char *path, float **data, int *count, int *dims, char *err, size_t errlen)
 {
     *data = NULL;
-    struct stat info;
-    if (stat(path, &info) != 0) {
-        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+    long long bytes;
+    if (stat_regular_file(path, ".fvecs file", &bytes, err, errlen))
         return -1;
-    }
-    if (!S_ISREG(info.st_mode)) {
-        snprintf(err, errlen, "'%s' is not a regular file", path);
-        return -1;
-    }
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+        snprintf(err, errlen, "cannot open .fvecs file '%s': %s", path, strerror(errno));
         return -1;
     }
     unsigned char head[4];
@@ -56,15 +50,15 @@ int read_fvecs(const char *path, float **data, int *count, int *dims, char *err,
         return -1;
     }
     size_t record = 4 + 4 * (size_t)d;
-    if ((size_t)info.st_size % record != 0) {
+    if ((size_t)bytes % record != 0) {
         snprintf(err, errlen,
                  "'%s' has %lld bytes, not a whole number of %d-dimensional vectors (%zu "
                  "bytes each): truncated, or vectors of different dimensions",
-                 path, (long long)info.st_size, (int)d, record);
+                 path, bytes, (int)d, record);
         fclose(f);
         return -1;
     }
-    size_t n = (size_t)info.st_size / record;
+    size_t n = (size_t)bytes / record;
     if (n > (size_t)INT32_MAX / 2) {
         snprintf(err, errlen, "'%s' holds %zu vectors, too many", path, n);
         fclose(f);

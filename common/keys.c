@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "files.h"
 #include "keys.h"
 
 static const char *const DIST_NAMES[DIST_COUNT] = {
@@ -135,23 +135,17 @@ int read_keys_file(const char *path, size_t max_keys, uint32_t **keys, size_t *n
 {
     *keys = NULL;
     *n = 0;
-    struct stat info;
-    if (stat(path, &info) != 0) {
-        snprintf(err, errlen, "cannot open input file '%s': %s", path, strerror(errno));
+    long long bytes;
+    if (stat_regular_file(path, "input file", &bytes, err, errlen))
         return -1;
-    }
-    if (!S_ISREG(info.st_mode)) {
-        snprintf(err, errlen, "input '%s' is not a regular file", path);
-        return -1;
-    }
-    if (info.st_size % 4 != 0) {
+    if (bytes % 4 != 0) {
         snprintf(err, errlen,
                  "input file '%s' has %lld bytes, not a multiple of 4: it must hold raw "
                  "little-endian uint32 keys",
-                 path, (long long)info.st_size);
+                 path, bytes);
         return -1;
     }
-    size_t count = (size_t)info.st_size / 4;
+    size_t count = (size_t)bytes / 4;
     if (count > max_keys) {
         snprintf(err, errlen, "input file '%s' holds %zu keys; at most %zu are supported", path,
                  count, max_keys);

@@ -1,0 +1,20 @@
+/* files.h - checking an input file before reading it. */
+#ifndef COMMON_FILES_H
+#define COMMON_FILES_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 0 and *size (bytes) if `path` is a regular file; otherwise -1 and one line
+ * in err naming it as `what` ("input file", ".fvecs file"): missing,
+ * unreadable, or not a regular file (a directory, say). */
+int stat_regular_file(const char *path, const char *what, long long *size, char *err,
+                      size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
