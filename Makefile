@@ -13,11 +13,19 @@
 #
 # Variables: ARCH=sm_86 (or a list, "sm_80 sm_90"), DEBUG=1 (device code with -G).
 
-CUDA_PATH ?= $(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null))
-ifeq ($(CUDA_PATH),)
-CUDA_PATH := /usr/local/cuda
+# The toolkit root comes from nvcc itself (its --dryrun prints TOP=<root>), not
+# from where nvcc sits on PATH: /usr/local/bin/nvcc may be a wrapper script
+# whose directory holds no CUDA headers.
+ifndef NVCC
+NVCC := $(or $(shell command -v nvcc 2>/dev/null),/usr/local/cuda/bin/nvcc)
 endif
-NVCC ?= $(CUDA_PATH)/bin/nvcc
+ifndef CUDA_PATH
+CUDA_PATH := $(realpath $(shell $(NVCC) --dryrun -c -x cu /dev/null -o /dev/null 2>&1 | sed -n 's/.*TOP=//p'))
+CUDA_PATH := $(or $(CUDA_PATH),/usr/local/cuda)
+endif
+ifeq ($(wildcard $(CUDA_PATH)/include/cuda_runtime_api.h),)
+$(warning no CUDA headers in $(CUDA_PATH)/include (nvcc: $(NVCC)); set CUDA_PATH=/path/to/cuda)
+endif
 ifeq ($(origin CC),default)
 CC := gcc
 endif
@@ -150,7 +158,7 @@ test: all
 	@tools/run-tests.sh $(TEST_BINS) $(TEST_SCRIPTS)
 
 sanitize: all
-	@tools/sanitize.sh $(filter-out $(CPU_TESTS),$(TEST_BINS))
+	@CUDA_PATH=$(CUDA_PATH) tools/sanitize.sh $(filter-out $(CPU_TESTS),$(TEST_BINS))
 
 bench: all
 	@tools/bench.sh $(BUILD)/bin
