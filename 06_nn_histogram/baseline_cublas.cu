@@ -141,7 +141,7 @@ extern "C" int nn_run_cublas(nn_device *dev, uint32_t *hist, nn_timing *timing, 
         CUDA_CHECK_LAUNCH();
         step_timer_mark(&dev->timer, 0, NN_STEP_MINMAX);
 
-        nn_launch_thresholds(dev, q0, count);
+        nn_launch_thresholds(dev, q0, count, 0);
         step_timer_mark(&dev->timer, 0, NN_STEP_THRESHOLDS);
 
         unsigned hist_slices = (unsigned)((p->refs + 256 * 32 - 1) / (256 * 32));

@@ -130,11 +130,90 @@ NN_HD static inline void nn_guess_params(float smin, float smax, int k, float *r
     *scale = smax > smin ? (float)k / (sqrtf(smax) - *root) : 0.0f;
 }
 
+/* The guess itself, g(s) = (sqrt(s) - root) * scale in float, each operation
+ * correctly rounded.  Correctly rounded operations are monotone, so g never
+ * decreases as s grows - the fact the margin below stands on. */
+NN_HD static inline float nn_guess(float s, float root, float scale)
+{
+#ifdef __CUDA_ARCH__
+    return __fmul_rn(__fsub_rn(__fsqrt_rn(s), root), scale);
+#else
+    return (sqrtf(s) - root) * scale;
+#endif
+}
+
 /* The bin of s: the float guess, corrected by the query's thresholds. */
 NN_HD static inline int nn_bin_guessed(float s, const float *threshold, int k, float root,
                                        float scale)
 {
-    return nn_bin_from_thresholds(s, threshold, k, (int)((sqrtf(s) - root) * scale));
+    return nn_bin_from_thresholds(s, threshold, k, (int)nn_guess(s, root, scale));
+}
+
+/*
+ * Exact bins without reading the thresholds (versions 5 and 6).
+ *
+ * The guess g(s) is off by a few float roundings, so it is only wrong near a
+ * bin edge.  How near, each query measures once, at its own thresholds: the
+ * first float of bin j is x_j, the last float of bin j - 1 is the float just
+ * below it, and since g never decreases, every s in bin j has
+ *     g(x_j) <= g(s) <= g(float below x_{j+1})      (g(smax) for the last bin).
+ * The query's margin is the largest amount by which g crosses a bin edge at
+ * those points:
+ *     margin = max over j of  j - g(x_j),  g(float below x_j) - j,  and  g(smax) - K
+ * (and at least 0).  Then for every s of the query: if g(s) is more than the
+ * margin away from every integer, its bin is floor(g(s)) - exactly the rule's.
+ * (Proof: say s is in bin j and m = floor(g(s)) with m + margin < g(s) <
+ * m + 1 - margin.  From j - margin <= g(s) < m + 1 - margin, j <= m; from
+ * g(s) <= j + 1 + margin and g(s) > m + margin, j >= m.)  Only the distances
+ * within the margin of an edge - a tiny fraction - read two thresholds.
+ */
+
+/* The contribution of threshold x_j (bin j, 1 <= j < K) to the margin, in
+ * double: j and g are floats below 2^24, so the differences are exact. */
+NN_HD static inline double nn_margin_at(int j, float x_j, float root, float scale)
+{
+    float below = nn_bits_float(nn_float_bits(x_j) - 1u); /* x_j > smin >= 0 */
+    double over = (double)j - (double)nn_guess(x_j, root, scale);
+    double under = (double)nn_guess(below, root, scale) - (double)j;
+    return over > under ? over : under;
+}
+
+/* The last bin's contribution: g(smax) - K. */
+NN_HD static inline double nn_margin_top(float smax, int k, float root, float scale)
+{
+    return (double)nn_guess(smax, root, scale) - (double)k;
+}
+
+/* The margin as a float, rounded up (never below the exact value) and >= 0. */
+NN_HD static inline float nn_margin_float(double margin)
+{
+    if (!(margin > 0.0))
+        return 0.0f;
+#ifdef __CUDA_ARCH__
+    return __double2float_ru(margin);
+#else
+    float f = (float)margin;
+    return (double)f < margin ? nextafterf(f, INFINITY) : f;
+#endif
+}
+
+/* The bin of s from the guess alone when it is clear of every edge by more
+ * than the margin, from the thresholds otherwise.  f = g - floor(g) is exact
+ * (Sterbenz), and f + margin, rounded, is below 1 only if f + margin is. */
+NN_HD static inline int nn_bin_fast(float s, const float *threshold, int k, float root,
+                                    float scale, float margin)
+{
+    float g = nn_guess(s, root, scale);
+    int m = (int)g; /* g >= 0 */
+    float f = g - (float)m;
+#ifdef __CUDA_ARCH__
+    float f_plus = __fadd_rn(f, margin);
+#else
+    float f_plus = f + margin;
+#endif
+    if (f > margin && f_plus < 1.0f)
+        return m < k - 1 ? m : k - 1;
+    return nn_bin_from_thresholds(s, threshold, k, m);
 }
 
 #endif

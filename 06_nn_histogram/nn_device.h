@@ -18,8 +18,14 @@ struct nn_device {
     uint32_t *smin;     /* per query, the bits of the smallest squared distance */
     uint32_t *smax;     /* ... and of the largest */
     float *threshold;   /* queries x (bins - 1): see bin_rule.h */
+    float *margin;      /* per query, the margin of nn_bin_fast (versions 5 and 6) */
     uint32_t *hist;     /* queries x bins */
     float *dist;        /* chunk x refs squared distances (versions 1-3) */
+    uint32_t *query8;   /* version 6: the queries as bytes in fragment order (imma_layout.h) */
+    uint32_t *base8;    /* ... and the references */
+    int kblocks;        /* blocks of 128 dimensions per packed vector */
+    int imma;           /* 1 if version 6 can run here, on these data */
+    char imma_why[160]; /* why it cannot */
     int chunk;          /* queries per chunk of versions 1-3 */
     double setup_ms;
     step_timer timer;
@@ -27,9 +33,10 @@ struct nn_device {
 };
 
 /* Both files' steps: clear the min/max and the counts, compute the thresholds
- * of queries [q0, q0 + count), download the counts. */
+ * of queries [q0, q0 + count) (and their margins, with_margin), download the
+ * counts. */
 void nn_clear_results(nn_device *dev);
-void nn_launch_thresholds(nn_device *dev, int q0, int count);
+void nn_launch_thresholds(nn_device *dev, int q0, int count, int with_margin);
 void nn_download_hist(nn_device *dev, uint32_t *hist);
 /* Collects the timer into dev->report (one row) and restarts it. */
 void nn_timer_flush(nn_device *dev);

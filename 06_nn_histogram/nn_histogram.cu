@@ -29,12 +29,24 @@
  *   each into a privatised histogram in shared memory (one per query of the
  *   block), flushed once to global memory.  Distances come from the dot
  *   product, ||q||^2 + ||r||^2 - 2 q.r: one multiply-add per dimension.
+ * Version 5 - exact bins without reading the thresholds: the float guess of
+ *   the bin is off by at most a per-query margin, measured once at the
+ *   thresholds (bin_rule.h, nn_bin_fast); only a distance within the margin
+ *   of a bin edge reads two thresholds.  Otherwise version 4.
+ * Version 6 - integer tensor cores.  On byte data (integers 0..255, as SIFT
+ *   is) the dot products are integer matrix products: mma.sync with u8 inputs
+ *   and int32 sums is exact and many times faster than float32 multiply-adds.
+ *   References and queries are stored once as bytes in the fragments' order
+ *   (imma_layout.h).  Binning as in version 5.  On other data, or a GPU older
+ *   than compute capability 8.0, version 6 runs version 5 and says so.
  *
- * Exactness: versions 1-3 sum (q_i - r_i)^2 and version 4 uses the dot
+ * Exactness: versions 1-3 sum (q_i - r_i)^2 and versions 4-5 use the dot
  * product, both in float32.  On integer data 0..255 with d <= 129 every partial
  * sum is an integer below 2^24, which float32 holds exactly, so every version
  * computes the exact squared distances - and, through the thresholds, the
- * exact bins (nn_exact_data in nn_problem.h).
+ * exact bins (nn_exact_data in nn_problem.h).  Version 6 sums in int32, exact
+ * on any byte data; its squared distances stay below 2^24, exact as floats,
+ * up to 256 dimensions (nn_imma_data).
  *
  * Run:  build/bin/06_nn_histogram --version 4 --bins 5000
  *       build/bin/06_nn_histogram -q 1000 -r 100000 --version all
@@ -46,6 +58,7 @@
 #include "bin_rule.h"
 #include "cuda_check.h"
 #include "gpu.h"
+#include "imma_layout.h"
 #include "nn_device.h"
 
 #define FULL_MASK 0xFFFFFFFFu
@@ -88,12 +101,59 @@ __global__ void squared_norms(const float *x, int n, int d, float *norm)
         norm[v] = sum;
 }
 
+/* Version 6's copy of n vectors: bytes, padded to rows_pad rows and to whole
+ * blocks of 128 dimensions, each block's words in the fragments' order. */
+__global__ void pack_bytes(const float *src, int n, int d, int rows_pad, int kblocks,
+                           uint32_t *dst)
+{
+    size_t words_per_row = (size_t)kblocks * IMMA_BLOCK_WORDS;
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= (size_t)rows_pad * words_per_row)
+        return;
+    size_t row = i / words_per_row;
+    int w = (int)(i % words_per_row);
+    dst[i] = row < (size_t)n ? imma_pack_word(src + row * d, d, w) : 0u;
+}
+
+#define I_ROWS_ALIGN 32 /* packed rows come in whole warp steps (references) and blocks (queries) */
+
+static size_t round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }
+
+/* Version 6 needs byte data (nn_imma_data) and mma.sync with u8 inputs
+ * (compute capability 8.0 and later); otherwise it runs version 5. */
+static int imma_usable(const nn_problem *p, char *why, size_t whylen)
+{
+    if (gpu_compute_capability() < 80) {
+        snprintf(why, whylen, "integer mma needs compute capability 8.0 or later");
+        return 0;
+    }
+    if (!nn_imma_data(p)) {
+        snprintf(why, whylen, "the data are not integers 0..255 in at most 256 dimensions");
+        return 0;
+    }
+    return 1;
+}
+
+static void pack_vectors(const float *src, int n, int d, int rows_pad, int kblocks,
+                         uint32_t *dst)
+{
+    size_t words = (size_t)rows_pad * kblocks * IMMA_BLOCK_WORDS;
+    pack_bytes<<<(unsigned)((words + 255) / 256), 256>>>(src, n, d, rows_pad, kblocks, dst);
+    CUDA_CHECK_LAUNCH();
+}
+
 extern "C" nn_device *nn_device_create(const nn_problem *p, char *err, size_t errlen)
 {
     size_t q = (size_t)p->queries, r = (size_t)p->refs, d = (size_t)p->dims, k = (size_t)p->bins;
     int chunk = p->queries < 32 ? p->queries : 32;
+    char why[160];
+    int imma = imma_usable(p, why, sizeof why);
+    int kblocks = (p->dims + IMMA_BLOCK_DIMS - 1) / IMMA_BLOCK_DIMS;
+    size_t q_pad = round_up(q, I_ROWS_ALIGN), r_pad = round_up(r, I_ROWS_ALIGN);
+    size_t packed_bytes = imma ? (q_pad + r_pad) * (size_t)kblocks * IMMA_BLOCK_DIMS : 0;
     size_t bytes = (q * d + 2 * r * d + q + r + (size_t)chunk * r) * sizeof(float) +
-                   (2 * q + q * k) * sizeof(uint32_t) + q * (k > 1 ? k - 1 : 1) * sizeof(float);
+                   (2 * q + q * k) * sizeof(uint32_t) + q * (k > 1 ? k - 1 : 1) * sizeof(float) +
+                   q * sizeof(float) + packed_bytes;
     if (gpu_require_memory(bytes, "this problem", err, errlen))
         return NULL;
     nn_device *dev = (nn_device *)calloc(1, sizeof *dev);
@@ -104,6 +164,8 @@ extern "C" nn_device *nn_device_create(const nn_problem *p, char *err, size_t er
     double t0 = host_time_ms();
     dev->p = *p;
     dev->chunk = chunk;
+    dev->imma = imma;
+    snprintf(dev->imma_why, sizeof dev->imma_why, "%s", imma ? "" : why);
     dev->query = (float *)gpu_alloc(q * d * sizeof(float), 1);
     dev->base = (float *)gpu_alloc(r * d * sizeof(float), 1);
     dev->base_t = (float *)gpu_alloc(r * d * sizeof(float), 1);
@@ -114,6 +176,7 @@ extern "C" nn_device *nn_device_create(const nn_problem *p, char *err, size_t er
     dev->threshold = (float *)gpu_alloc(q * (k > 1 ? k - 1 : 1) * sizeof(float), 1);
     dev->hist = (uint32_t *)gpu_alloc(q * k * sizeof(uint32_t), 1);
     dev->dist = (float *)gpu_alloc((size_t)chunk * r * sizeof(float), 1);
+    dev->margin = (float *)gpu_alloc(q * sizeof(float), 1);
     CUDA_CHECK(cudaMemcpy(dev->query, p->query, q * d * sizeof(float), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(dev->base, p->base, r * d * sizeof(float), cudaMemcpyHostToDevice));
     dim3 tb(32, 8), tg((unsigned)((r + 31) / 32), (unsigned)((d + 31) / 32));
@@ -125,6 +188,13 @@ extern "C" nn_device *nn_device_create(const nn_problem *p, char *err, size_t er
     squared_norms<<<(unsigned)((r * 32 + 255) / 256), 256>>>(dev->base, p->refs, p->dims,
                                                              dev->rnorm);
     CUDA_CHECK_LAUNCH();
+    if (imma) {
+        dev->kblocks = kblocks;
+        dev->query8 = (uint32_t *)gpu_alloc(q_pad * kblocks * IMMA_BLOCK_DIMS, 1);
+        dev->base8 = (uint32_t *)gpu_alloc(r_pad * kblocks * IMMA_BLOCK_DIMS, 1);
+        pack_vectors(dev->query, p->queries, p->dims, (int)q_pad, kblocks, dev->query8);
+        pack_vectors(dev->base, p->refs, p->dims, (int)r_pad, kblocks, dev->base8);
+    }
     CUDA_CHECK(cudaDeviceSynchronize());
     step_timer_create(&dev->timer);
     dev->setup_ms = host_time_ms() - t0;
@@ -136,6 +206,9 @@ extern "C" void nn_device_destroy(nn_device *dev)
     if (!dev)
         return;
     step_timer_destroy(&dev->timer);
+    gpu_free(dev->base8);
+    gpu_free(dev->query8);
+    gpu_free(dev->margin);
     gpu_free(dev->dist);
     gpu_free(dev->hist);
     gpu_free(dev->threshold);
@@ -158,6 +231,8 @@ extern "C" const char *nn_version_name(int version)
     case 2: return "tiled distances";
     case 3: return "reductions done well";
     case 4: return "fused, register-tiled";
+    case 5: return "fused, margin binning";
+    case 6: return "integer tensor cores";
     default: return "?";
     }
 }
@@ -172,20 +247,46 @@ void nn_clear_results(nn_device *dev)
     CUDA_CHECK(cudaMemsetAsync(dev->hist, 0, q * dev->p.bins * sizeof(uint32_t)));
 }
 
-/* The K - 1 thresholds of each query, one block per query (bin_rule.h). */
-__global__ void thresholds(const uint32_t *smin, const uint32_t *smax, int q0, int k,
-                           float *threshold)
+/* The K - 1 thresholds of each query, one block per query (bin_rule.h); with
+ * margin != NULL, also the query's margin (nn_bin_fast): the largest crossing
+ * of a bin edge by the float guess, over every threshold, reduced in the block. */
+#define THRESHOLD_THREADS 256
+__global__ void __launch_bounds__(THRESHOLD_THREADS)
+thresholds(const uint32_t *smin, const uint32_t *smax, int q0, int k, float *threshold,
+           float *margin)
 {
+    __shared__ double s_worst[THRESHOLD_THREADS / 32];
     int q = q0 + blockIdx.x;
     float lo = __uint_as_float(smin[q]), hi = __uint_as_float(smax[q]);
-    for (int j = 1 + threadIdx.x; j < k; j += blockDim.x)
-        threshold[(size_t)q * (k - 1) + (j - 1)] = nn_threshold(j, lo, hi, k);
+    float root, scale;
+    nn_guess_params(lo, hi, k, &root, &scale);
+    double worst = margin && scale > 0.0f ? nn_margin_top(hi, k, root, scale) : 0.0;
+    for (int j = 1 + threadIdx.x; j < k; j += blockDim.x) {
+        float x = nn_threshold(j, lo, hi, k);
+        threshold[(size_t)q * (k - 1) + (j - 1)] = x;
+        if (margin && scale > 0.0f) /* scale = 0: min = max, no edges to cross */
+            worst = fmax(worst, nn_margin_at(j, x, root, scale));
+    }
+    if (!margin)
+        return;
+    for (int offset = 16; offset > 0; offset /= 2)
+        worst = fmax(worst, __shfl_down_sync(FULL_MASK, worst, offset));
+    if (threadIdx.x % 32 == 0)
+        s_worst[threadIdx.x / 32] = worst;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < THRESHOLD_THREADS / 32; w++)
+            worst = fmax(worst, s_worst[w]);
+        margin[q] = nn_margin_float(worst);
+    }
 }
 
-void nn_launch_thresholds(nn_device *dev, int q0, int count)
+void nn_launch_thresholds(nn_device *dev, int q0, int count, int with_margin)
 {
-    if (dev->p.bins > 1 && count > 0) {
-        thresholds<<<count, 256>>>(dev->smin, dev->smax, q0, dev->p.bins, dev->threshold);
+    /* with one bin there are no thresholds, but the margin is still written */
+    if ((dev->p.bins > 1 || with_margin) && count > 0) {
+        thresholds<<<count, THRESHOLD_THREADS>>>(dev->smin, dev->smax, q0, dev->p.bins,
+                                                 dev->threshold, with_margin ? dev->margin : NULL);
         CUDA_CHECK_LAUNCH();
     }
 }
@@ -205,6 +306,7 @@ void nn_timer_flush(nn_device *dev)
 
 void nn_timing_from_report(const nn_device *dev, nn_timing *timing)
 {
+    timing->ran_version = 0;
     timing->total_ms = 0.0;
     for (int s = 0; s < NN_STEPS; s++) {
         timing->step_ms[s] = dev->report.pass_ms[0][s];
@@ -447,7 +549,7 @@ static void run_chunked(nn_device *dev, int version, int reduce)
         CUDA_CHECK_LAUNCH();
         step_timer_mark(&dev->timer, 0, NN_STEP_MINMAX);
 
-        nn_launch_thresholds(dev, q0, count);
+        nn_launch_thresholds(dev, q0, count, 0);
         step_timer_mark(&dev->timer, 0, NN_STEP_THRESHOLDS);
 
         dim3 grid((unsigned)((p->refs + 255) / 256 < 1024 ? (p->refs + 255) / 256 : 1024),
@@ -478,17 +580,20 @@ enum { PASS_MINMAX = 0, PASS_HISTOGRAM = 1 };
  * multiply-adds.  The squared distance is ||q||^2 + ||r||^2 - 2 q.r.
  * PASS_MINMAX keeps the smallest and largest per query; PASS_HISTOGRAM bins
  * them into the block's private histograms (s_hist, when they fit in shared
- * memory) and adds those to the global counts once at the end. */
+ * memory) and adds those to the global counts once at the end.  With
+ * margin_bins (version 5), a distance is binned by its float guess alone
+ * unless it lies within the query's margin of an edge (nn_bin_fast). */
 __global__ void __launch_bounds__(F_THREADS)
 fused_pass(int pass, const float *query, const float *base_t, const float *qnorm,
            const float *rnorm, int nq, int refs, int d, int k, uint32_t *smin, uint32_t *smax,
-           const float *threshold, uint32_t *hist, int shared_hist)
+           const float *threshold, const float *margin, int margin_bins, uint32_t *hist,
+           int shared_hist)
 {
     extern __shared__ __align__(16) float smem[];
     float *s_ref = smem;                  /* F_DC x F_TILE */
     float *s_q = s_ref + F_DC * F_TILE;   /* F_TQ x F_DC */
     uint32_t *s_hist = (uint32_t *)(s_q + F_TQ * F_DC); /* F_TQ x k */
-    __shared__ float s_root[F_TQ], s_scale[F_TQ];
+    __shared__ float s_root[F_TQ], s_scale[F_TQ], s_margin[F_TQ];
     __shared__ uint32_t s_min[F_TQ], s_max[F_TQ];
 
     const int t = threadIdx.x, q0 = blockIdx.y * F_TQ;
@@ -498,8 +603,10 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
     if (t < F_TQ) {
         s_min[t] = 0xFFFFFFFFu;
         s_max[t] = 0;
-        if (pass == PASS_HISTOGRAM && q0 + t < nq)
+        if (pass == PASS_HISTOGRAM && q0 + t < nq) {
             bin_guess_params(smin, smax, q0 + t, k, &s_root[t], &s_scale[t]);
+            s_margin[t] = margin_bins ? margin[q0 + t] : 0.0f;
+        }
     }
     float qn[F_TQ];
     uint32_t my_min[F_TQ], my_max[F_TQ];
@@ -566,10 +673,11 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
                     my_min[i] = min(my_min[i], __float_as_uint(s));
                     my_max[i] = max(my_max[i], __float_as_uint(s));
                 } else {
-                    int q = q0 + i;
-                    int b = nn_bin_guessed(s, threshold + (size_t)q * (k - 1), k, s_root[i],
-                                           s_scale[i]);
-                    atomicAdd(shared_hist ? &s_hist[i * k + b] : &hist[(size_t)q * k + b], 1u);
+                    const float *thr = threshold + (size_t)(q0 + i) * (k - 1);
+                    int b = margin_bins
+                                ? nn_bin_fast(s, thr, k, s_root[i], s_scale[i], s_margin[i])
+                                : nn_bin_guessed(s, thr, k, s_root[i], s_scale[i]);
+                    atomicAdd(shared_hist ? &s_hist[i * k + b] : &hist[(size_t)(q0 + i) * k + b], 1u);
                 }
             }
         }
@@ -601,7 +709,7 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
     }
 }
 
-static void run_fused(nn_device *dev)
+static void run_fused(nn_device *dev, int margin_bins)
 {
     const nn_problem *p = &dev->p;
     size_t staging = (F_DC * F_TILE + F_TQ * F_DC) * sizeof(float);
@@ -621,17 +729,318 @@ static void run_fused(nn_device *dev)
 
     fused_pass<<<grid, F_THREADS, staging>>>(PASS_MINMAX, dev->query, dev->base_t, dev->qnorm,
                                              dev->rnorm, p->queries, p->refs, p->dims, p->bins,
-                                             dev->smin, dev->smax, dev->threshold, dev->hist, 0);
+                                             dev->smin, dev->smax, dev->threshold, dev->margin,
+                                             margin_bins, dev->hist, 0);
     CUDA_CHECK_LAUNCH();
     step_timer_mark(&dev->timer, 0, NN_STEP_MINMAX);
-    nn_launch_thresholds(dev, 0, p->queries);
+    nn_launch_thresholds(dev, 0, p->queries, margin_bins);
     step_timer_mark(&dev->timer, 0, NN_STEP_THRESHOLDS);
     fused_pass<<<grid, F_THREADS, hist_bytes>>>(PASS_HISTOGRAM, dev->query, dev->base_t,
                                                 dev->qnorm, dev->rnorm, p->queries, p->refs,
                                                 p->dims, p->bins, dev->smin, dev->smax,
-                                                dev->threshold, dev->hist, shared_hist);
+                                                dev->threshold, dev->margin, margin_bins,
+                                                dev->hist, shared_hist);
     CUDA_CHECK_LAUNCH();
     step_timer_mark(&dev->timer, 0, NN_STEP_HISTOGRAM);
+}
+
+/* ---- version 6: integer tensor cores ---------------------------------------- */
+
+#define I_THREADS 256
+#define I_WARPS (I_THREADS / 32)
+#define I_MTILES 2                 /* 16-reference tiles per warp step */
+#define I_STEP (16 * I_MTILES)     /* references per warp step: 32 */
+#define I_MAX_GROUPS 4             /* groups of 8 queries per block: up to 32 queries */
+#define I_MINMAX_REFS 65536        /* references per block in the min/max pass */
+
+/* c += a b for one 16 x 8 tile and 32 dimensions: bytes in, int32 sums out. */
+__device__ __forceinline__ void mma_u8(int c[4], const uint32_t a[4], const uint32_t b[2])
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 "
+                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+                 : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#else
+    (void)c, (void)a, (void)b;
+    __trap(); /* never launched: imma_usable() rejects these GPUs */
+#endif
+}
+
+/* The 8 packed words a thread needs of one row and block: two 16-byte loads. */
+__device__ __forceinline__ void load_words(const uint4 *row_block, int t, uint32_t w[8])
+{
+    uint4 lo = row_block[2 * t], hi = row_block[2 * t + 1];
+    w[0] = lo.x, w[1] = lo.y, w[2] = lo.z, w[3] = lo.w;
+    w[4] = hi.x, w[5] = hi.y, w[6] = hi.z, w[7] = hi.w;
+}
+
+/* The A words of a warp step (I_MTILES tiles, rows g and g + 8 of each) for
+ * block kb, and the references' squared norms. */
+__device__ __forceinline__ void load_step(const uint4 *base8, int kblocks, int r0, int kb,
+                                          int g, int t, uint32_t wa[I_MTILES][2][8])
+{
+#pragma unroll
+    for (int mt = 0; mt < I_MTILES; mt++)
+#pragma unroll
+        for (int half = 0; half < 2; half++) {
+            size_t row = (size_t)r0 + mt * 16 + half * 8 + g;
+            load_words(base8 + (row * kblocks + kb) * (IMMA_BLOCK_DIMS / 16), t, wa[mt][half]);
+        }
+}
+
+/* A block owns NQ groups of 8 queries and a range of references; each warp
+ * takes steps of 32 references through the range.  Per step and 128
+ * dimensions a thread loads 4 x 16 bytes of references (its share of the
+ * A fragments, straight from global memory into registers) and reads the
+ * queries' B fragments from shared memory; the warp then issues 4 mma per
+ * tile and query group.  The int32 results are exact dot products, and
+ * s = ||q||^2 + ||r||^2 - 2 q.r is an exact integer below 2^24.
+ * PASS_MINMAX keeps each query's smallest and largest s; PASS_HISTOGRAM bins
+ * s as version 5 does into `copies` private histograms per query in shared
+ * memory (lane % copies picks one: with 32 copies no two lanes of a warp ever
+ * collide), or straight into global memory when copies = 0.  NQ is a template
+ * parameter so that the accumulators stay in registers. */
+template <int NQ>
+__global__ void __launch_bounds__(I_THREADS)
+imma_pass(int pass, const uint4 *query8, const uint4 *base8, int kblocks, const float *qnorm,
+          const float *rnorm, int nq, int refs, int refs_per_block, int k, uint32_t *smin,
+          uint32_t *smax, const float *threshold, const float *margin, uint32_t *hist,
+          int copies)
+{
+    extern __shared__ __align__(16) uint4 i_smem[];
+    uint4 *s_qlo = i_smem;                            /* NQ x kblocks x 32 lanes */
+    uint4 *s_qhi = s_qlo + NQ * kblocks * 32;
+    uint32_t *s_hist = (uint32_t *)(s_qhi + NQ * kblocks * 32); /* NQ*8 x k x copies */
+    __shared__ int s_qn[NQ * 8];
+    __shared__ float s_root[NQ * 8], s_scale[NQ * 8], s_margin[NQ * 8];
+    __shared__ uint32_t s_min[NQ * 8], s_max[NQ * 8];
+
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, g = lane / 4, t = lane % 4;
+    const int q0 = blockIdx.x * NQ * 8;
+    const int r_begin = blockIdx.y * refs_per_block;
+    const int r_end = refs - r_begin < refs_per_block ? refs : r_begin + refs_per_block;
+    const int block_vec = kblocks * (IMMA_BLOCK_DIMS / 16); /* uint4 per packed vector */
+
+    /* the queries' B fragments, one 32-byte piece per (group, block, lane);
+     * the packed queries are padded to whole groups, so every row exists */
+    for (int i = threadIdx.x; i < NQ * kblocks * 32; i += I_THREADS) {
+        int l = i % 32, n = i / 32 / kblocks, kb = i / 32 % kblocks;
+        const uint4 *src = query8 + (size_t)(q0 + n * 8 + l / 4) * block_vec + kb * 8 + 2 * (l % 4);
+        s_qlo[i] = src[0];
+        s_qhi[i] = src[1];
+    }
+    for (int i = threadIdx.x; i < NQ * 8; i += I_THREADS) {
+        int q = q0 + i;
+        s_qn[i] = q < nq ? (int)qnorm[q] : 0; /* exact: an integer below 2^24 */
+        s_min[i] = 0xFFFFFFFFu;
+        s_max[i] = 0;
+        s_root[i] = s_scale[i] = s_margin[i] = 0.0f;
+        if (pass == PASS_HISTOGRAM && q < nq) {
+            bin_guess_params(smin, smax, q, k, &s_root[i], &s_scale[i]);
+            s_margin[i] = margin[q];
+        }
+    }
+    if (pass == PASS_HISTOGRAM && copies)
+        for (int i = threadIdx.x; i < NQ * 8 * k * copies; i += I_THREADS)
+            s_hist[i] = 0;
+    __syncthreads();
+
+    uint32_t my_min[NQ][2], my_max[NQ][2];
+#pragma unroll
+    for (int n = 0; n < NQ; n++)
+        my_min[n][0] = my_min[n][1] = 0xFFFFFFFFu, my_max[n][0] = my_max[n][1] = 0;
+
+    uint32_t wa[I_MTILES][2][8];
+    int r0 = r_begin + warp * I_STEP;
+    if (r0 < r_end)
+        load_step(base8, kblocks, r0, 0, g, t, wa);
+    for (; r0 < r_end; r0 += I_WARPS * I_STEP) {
+        int acc[I_MTILES][NQ][4];
+#pragma unroll
+        for (int mt = 0; mt < I_MTILES; mt++)
+#pragma unroll
+            for (int n = 0; n < NQ; n++)
+                acc[mt][n][0] = acc[mt][n][1] = acc[mt][n][2] = acc[mt][n][3] = 0;
+        for (int kb = 0; kb < kblocks; kb++) {
+            if (kb > 0)
+                load_step(base8, kblocks, r0, kb, g, t, wa);
+#pragma unroll
+            for (int n = 0; n < NQ; n++) {
+                uint32_t wb[8];
+                uint4 lo = s_qlo[(n * kblocks + kb) * 32 + lane];
+                uint4 hi = s_qhi[(n * kblocks + kb) * 32 + lane];
+                wb[0] = lo.x, wb[1] = lo.y, wb[2] = lo.z, wb[3] = lo.w;
+                wb[4] = hi.x, wb[5] = hi.y, wb[6] = hi.z, wb[7] = hi.w;
+#pragma unroll
+                for (int c = 0; c < 4; c++) {
+                    uint32_t b[2];
+                    imma_b_fragment(wb, c, b);
+#pragma unroll
+                    for (int mt = 0; mt < I_MTILES; mt++) {
+                        uint32_t a[4];
+                        imma_a_fragment(wa[mt][0], wa[mt][1], c, a);
+                        mma_u8(acc[mt][n], a, b);
+                    }
+                }
+            }
+        }
+        /* the next step's first block is on its way while this one is binned */
+        int r_next = r0 + I_WARPS * I_STEP;
+        if (r_next < r_end)
+            load_step(base8, kblocks, r_next, 0, g, t, wa);
+
+#pragma unroll
+        for (int mt = 0; mt < I_MTILES; mt++) {
+            int rows[2] = {r0 + mt * 16 + g, r0 + mt * 16 + g + 8};
+            int rn[2];
+#pragma unroll
+            for (int half = 0; half < 2; half++)
+                rn[half] = rows[half] < r_end ? (int)rnorm[rows[half]] : 0;
+#pragma unroll
+            for (int n = 0; n < NQ; n++)
+#pragma unroll
+                for (int i = 0; i < 4; i++) {
+                    int r = r0 + mt * 16 + imma_c_ref(lane, i);
+                    int ql = n * 8 + imma_c_query(lane, i);
+                    if (r >= r_end || q0 + ql >= nq)
+                        continue;
+                    uint32_t s = (uint32_t)(s_qn[ql] + rn[i / 2] - 2 * acc[mt][n][i]);
+                    if (pass == PASS_MINMAX) {
+                        my_min[n][i % 2] = min(my_min[n][i % 2], s);
+                        my_max[n][i % 2] = max(my_max[n][i % 2], s);
+                    } else {
+                        int b = nn_bin_fast((float)s, threshold + (size_t)(q0 + ql) * (k - 1), k,
+                                            s_root[ql], s_scale[ql], s_margin[ql]);
+                        if (copies)
+                            atomicAdd(&s_hist[(ql * k + b) * copies + lane % copies], 1u);
+                        else
+                            atomicAdd(&hist[(size_t)(q0 + ql) * k + b], 1u);
+                    }
+                }
+        }
+    }
+
+    if (pass == PASS_MINMAX) {
+        /* lanes with the same t hold the same queries: combine over g */
+#pragma unroll
+        for (int n = 0; n < NQ; n++)
+#pragma unroll
+            for (int j = 0; j < 2; j++) {
+                uint32_t mn = my_min[n][j], mx = my_max[n][j];
+                for (int offset = 4; offset < 32; offset *= 2) {
+                    mn = min(mn, __shfl_xor_sync(FULL_MASK, mn, offset));
+                    mx = max(mx, __shfl_xor_sync(FULL_MASK, mx, offset));
+                }
+                if (g == 0) {
+                    atomicMin(&s_min[n * 8 + 2 * t + j], mn);
+                    atomicMax(&s_max[n * 8 + 2 * t + j], mx);
+                }
+            }
+        __syncthreads();
+        /* integers below 2^24 are exact floats, in the same order as their bits */
+        for (int i = threadIdx.x; i < NQ * 8; i += I_THREADS)
+            if (q0 + i < nq && s_min[i] != 0xFFFFFFFFu) {
+                atomicMin(&smin[q0 + i], __float_as_uint((float)s_min[i]));
+                atomicMax(&smax[q0 + i], __float_as_uint((float)s_max[i]));
+            }
+    } else if (copies) {
+        __syncthreads();
+        for (int i = threadIdx.x; i < NQ * 8 * k; i += I_THREADS) {
+            uint32_t count = 0;
+            for (int c = 0; c < copies; c++)
+                count += s_hist[i * copies + c];
+            if (count != 0 && q0 + i / k < nq)
+                atomicAdd(&hist[(size_t)q0 * k + i], count);
+        }
+    }
+}
+
+/* How one pass is laid out: query groups per block, histogram copies (0: the
+ * counts go to global memory), references per block, dynamic shared memory. */
+typedef struct {
+    int groups, copies, refs_per_block;
+    size_t smem;
+} imma_plan;
+
+static imma_plan plan_imma(const nn_device *dev, int pass)
+{
+    const nn_problem *p = &dev->p;
+    int device = 0, optin = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    imma_plan plan = {I_MAX_GROUPS, 0, I_MINMAX_REFS, 0};
+    size_t fragments = (size_t)I_MAX_GROUPS * dev->kblocks * 32 * 2 * sizeof(uint4);
+    size_t room = (size_t)optin - 2048; /* the static arrays */
+    if (pass == PASS_HISTOGRAM) {
+        /* as many queries as have a histogram in shared memory (fewer queries
+         * per block means the references are read more often) */
+        size_t per_query = (size_t)p->bins * sizeof(uint32_t);
+        while (plan.groups > 1 && fragments + plan.groups * 8 * per_query > room)
+            plan.groups /= 2;
+        if (fragments + plan.groups * 8 * per_query <= room) {
+            /* extra copies where they are cheap, against colliding lanes */
+            size_t cheap = room < 48 * 1024 ? room : 48 * 1024;
+            plan.copies = 1;
+            while (plan.copies < 32 && fragments + plan.groups * 8 * per_query * plan.copies * 2 <= cheap)
+                plan.copies *= 2;
+        } else {
+            plan.groups = I_MAX_GROUPS;
+        }
+        /* enough references per block that the final flush of its K counters
+         * per query is small beside the distances it counted */
+        plan.refs_per_block = (int)round_up((size_t)(64 * p->bins > I_MINMAX_REFS ? 64 * p->bins
+                                                                                   : I_MINMAX_REFS),
+                                            I_WARPS * I_STEP);
+    }
+    /* the grid's y dimension holds at most 65535 ranges */
+    size_t least = round_up(((size_t)p->refs + 65534) / 65535, I_WARPS * I_STEP);
+    if ((size_t)plan.refs_per_block < least)
+        plan.refs_per_block = (int)least;
+    plan.smem = (size_t)plan.groups * dev->kblocks * 32 * 2 * sizeof(uint4) +
+                (size_t)plan.groups * 8 * p->bins * plan.copies * sizeof(uint32_t);
+    return plan;
+}
+
+template <int NQ>
+static void launch_imma(nn_device *dev, int pass, const imma_plan *plan)
+{
+    const nn_problem *p = &dev->p;
+    CUDA_CHECK(cudaFuncSetAttribute(imma_pass<NQ>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)plan->smem));
+    dim3 grid((unsigned)((p->queries + NQ * 8 - 1) / (NQ * 8)),
+              (unsigned)((p->refs + plan->refs_per_block - 1) / plan->refs_per_block));
+    imma_pass<NQ><<<grid, I_THREADS, plan->smem>>>(
+        pass, (const uint4 *)dev->query8, (const uint4 *)dev->base8, dev->kblocks, dev->qnorm,
+        dev->rnorm, p->queries, p->refs, plan->refs_per_block, p->bins, dev->smin, dev->smax,
+        dev->threshold, dev->margin, dev->hist, plan->copies);
+    CUDA_CHECK_LAUNCH();
+}
+
+static void run_imma_pass(nn_device *dev, int pass)
+{
+    imma_plan plan = plan_imma(dev, pass);
+    if (plan.groups == 4)
+        launch_imma<4>(dev, pass, &plan);
+    else if (plan.groups == 2)
+        launch_imma<2>(dev, pass, &plan);
+    else
+        launch_imma<1>(dev, pass, &plan);
+}
+
+static void run_imma(nn_device *dev)
+{
+    run_imma_pass(dev, PASS_MINMAX);
+    step_timer_mark(&dev->timer, 0, NN_STEP_MINMAX);
+    nn_launch_thresholds(dev, 0, dev->p.queries, 1);
+    step_timer_mark(&dev->timer, 0, NN_STEP_THRESHOLDS);
+    run_imma_pass(dev, PASS_HISTOGRAM);
+    step_timer_mark(&dev->timer, 0, NN_STEP_HISTOGRAM);
+}
+
+extern "C" const char *nn_imma_unusable(const nn_device *dev)
+{
+    return dev->imma ? NULL : dev->imma_why;
 }
 
 /* ---- entry point ------------------------------------------------------------ */
@@ -643,15 +1052,20 @@ extern "C" int nn_run_version(nn_device *dev, int version, int reduce, uint32_t 
         snprintf(err, errlen, "--version %d: versions are 1 to %d", version, NN_VERSIONS);
         return -1;
     }
+    if (version == 6 && !dev->imma)
+        version = 5;
     report_clear(&dev->report, 1);
     nn_clear_results(dev);
     step_timer_start(&dev->timer);
-    if (version == 4)
-        run_fused(dev);
+    if (version == 6)
+        run_imma(dev);
+    else if (version >= 4)
+        run_fused(dev, version == 5);
     else
         run_chunked(dev, version, reduce);
     nn_timer_flush(dev);
     nn_timing_from_report(dev, timing);
+    timing->ran_version = version;
     nn_download_hist(dev, hist);
     return 0;
 }

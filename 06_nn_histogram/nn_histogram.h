@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 enum { NN_STEP_DISTANCES, NN_STEP_MINMAX, NN_STEP_THRESHOLDS, NN_STEP_HISTOGRAM, NN_STEPS };
-#define NN_VERSIONS 4
+#define NN_VERSIONS 6
 
 /* The reduction steps of the class notes, for version 3's min/max (--reduce). */
 enum {
@@ -28,6 +28,7 @@ enum {
 typedef struct {
     double step_ms[NN_STEPS]; /* device time of each step, CUDA events */
     double total_ms;          /* the sum of the steps */
+    int ran_version;          /* the version that ran: 5 when version 6 does not apply */
 } nn_timing;
 
 /* The problem's data on the device, uploaded once and shared by every run of
@@ -41,8 +42,12 @@ double nn_device_setup_ms(const nn_device *dev);
 
 const char *nn_version_name(int version);
 
+/* NULL if version 6 runs on this problem and GPU, else why it does not. */
+const char *nn_imma_unusable(const nn_device *dev);
+
 /* Runs one version (1 .. NN_VERSIONS) on the whole problem; hist receives
- * queries x bins counts.  reduce: version 3's reduction (NN_REDUCE_*). */
+ * queries x bins counts.  reduce: version 3's reduction (NN_REDUCE_*).
+ * Version 6 runs version 5 where it does not apply (timing->ran_version). */
 int nn_run_version(nn_device *dev, int version, int reduce, uint32_t *hist, nn_timing *timing,
                    char *err, size_t errlen);
 

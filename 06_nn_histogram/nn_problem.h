@@ -24,6 +24,13 @@ typedef struct {
  * in whatever order a kernel (or cuBLAS) adds them. */
 int nn_exact_data(const nn_problem *p);
 
+/* 1 if version 6 (integer tensor cores) applies: every component an integer
+ * from 0 to 255 and at most 256 dimensions.  Its int32 dot products are exact
+ * for bytes in any number of dimensions; the limit keeps the squared
+ * distances (at most 256 x 255^2) below 2^24, exact as the floats that the
+ * thresholds compare. */
+int nn_imma_data(const nn_problem *p);
+
 /* The reference for query q, in double precision: the histogram by nn_bin
  * (hist[0 .. bins)), and the smallest and largest squared distances.  With
  * near_edge (bins + 1 counters, or NULL), near_edge[j] counts the distances

@@ -16,6 +16,13 @@ int nn_exact_data(const nn_problem *p)
            is_byte_data(p->base, (size_t)p->refs * (size_t)p->dims);
 }
 
+int nn_imma_data(const nn_problem *p)
+{
+    return p->dims <= 256 &&
+           is_byte_data(p->query, (size_t)p->queries * (size_t)p->dims) &&
+           is_byte_data(p->base, (size_t)p->refs * (size_t)p->dims);
+}
+
 static double squared_distance(const float *a, const float *b, int dims)
 {
     double s = 0.0;

@@ -70,3 +70,12 @@ size_t gpu_shared_memory_per_block(void)
     CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlock, device));
     return (size_t)bytes;
 }
+
+int gpu_compute_capability(void)
+{
+    int device = 0, major = 0, minor = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+    return 10 * major + minor;
+}

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../06_nn_histogram/bin_rule.h"
+#include "../06_nn_histogram/imma_layout.h"
 #include "../06_nn_histogram/nn_problem.h"
 #include "../06_nn_histogram/vecs.h"
 #include "check.h"
@@ -69,6 +70,148 @@ static void test_thresholds(void)
             CHECK(thr[j - 1] >= thr[j - 2]);
         free(thr);
     }
+}
+
+/* The margin of one query, as the thresholds kernel computes it (serially here). */
+static float query_margin(const float *thr, int k, float smin, float smax)
+{
+    float root, scale;
+    nn_guess_params(smin, smax, k, &root, &scale);
+    if (!(scale > 0.0f))
+        return 0.0f;
+    double worst = nn_margin_top(smax, k, root, scale);
+    for (int j = 1; j < k; j++) {
+        double m = nn_margin_at(j, thr[j - 1], root, scale);
+        worst = m > worst ? m : worst;
+    }
+    return nn_margin_float(worst);
+}
+
+/* Versions 5 and 6 bin by the guess alone when it is clear of every edge by
+ * more than the query's margin: the bins must still be the rule's, for every
+ * integer squared distance and for random floats; and on SIFT-like spans the
+ * thresholds must be needed rarely, or the shortcut buys nothing. */
+static void test_bin_fast(void)
+{
+    uint64_t state = 91;
+    const int ks[] = {1, 2, 3, 5, 7, 100, 1000, 5000, 8192};
+    for (int trial = 0; trial < 90; trial++) {
+        int k = ks[trial % 9];
+        uint32_t smin = (uint32_t)(rng_next(&state) % 200000);
+        uint32_t span = trial % 15 == 0   ? 0
+                        : trial % 3 == 0 ? (uint32_t)(rng_next(&state) % 300)
+                                         : (uint32_t)(rng_next(&state) % 60000);
+        uint32_t smax = smin + span;
+        float *thr = malloc(((size_t)k > 1 ? (size_t)k - 1 : 1) * sizeof *thr);
+        for (int j = 1; j < k; j++)
+            thr[j - 1] = nn_threshold(j, (float)smin, (float)smax, k);
+        float margin = query_margin(thr, k, (float)smin, (float)smax);
+        /* bins thinner than the float resolution of sqrt(s) give a margin above 1:
+         * then every distance takes the thresholds, slowly but exactly */
+        CHECK_MSG(margin >= 0.0f, "k=%d smin=%u smax=%u: margin %g", k, smin, smax, (double)margin);
+        float root, scale;
+        nn_guess_params((float)smin, (float)smax, k, &root, &scale);
+        int bad = 0;
+        for (uint32_t s = smin; s <= smax && !bad; s++) {
+            int got = nn_bin_fast((float)s, thr, k, root, scale, margin);
+            bad = got != nn_bin(s, smin, smax, k);
+            CHECK_MSG(!bad, "k=%d smin=%u smax=%u s=%u margin %g: fast bin %d, the rule %d", k,
+                      smin, smax, s, (double)margin, got, nn_bin(s, smin, smax, k));
+        }
+        for (int i = 0; i < 3000 && !bad && span > 0; i++) {
+            float s = (float)smin + (float)(rng_next(&state) % 1000000) / 1e6f * (float)span;
+            int got = nn_bin_fast(s, thr, k, root, scale, margin);
+            bad = got != nn_bin(s, smin, smax, k);
+            CHECK_MSG(!bad, "k=%d float s=%.9g: fast bin %d, the rule %d", k, (double)s, got,
+                      nn_bin(s, smin, smax, k));
+        }
+        free(thr);
+    }
+
+    /* SIFT-like: squared distances from about 5e4 to 5e5, K = 5 and 5000 */
+    const int sift_k[] = {5, 5000};
+    for (int i = 0; i < 2; i++) {
+        int k = sift_k[i];
+        uint32_t smin = 51234, smax = 498765;
+        float *thr = malloc((size_t)k * sizeof *thr);
+        for (int j = 1; j < k; j++)
+            thr[j - 1] = nn_threshold(j, (float)smin, (float)smax, k);
+        float margin = query_margin(thr, k, (float)smin, (float)smax), root, scale;
+        nn_guess_params((float)smin, (float)smax, k, &root, &scale);
+        uint32_t slow = 0, total = 0;
+        for (uint32_t s = smin; s <= smax; s++, total++) {
+            float g = nn_guess((float)s, root, scale), f = g - (float)(int)g;
+            slow += !(f > margin && f + margin < 1.0f);
+        }
+        CHECK_MSG(slow < total / 100, "K=%d: %u of %u distances need the thresholds (margin %g)",
+                  k, slow, total, (double)margin);
+        free(thr);
+    }
+}
+
+/* Version 6's byte layout and fragments (imma_layout.h), run through an
+ * emulation of mma.m16n8k32 written from the PTX manual's fragment tables:
+ * the 16 x 8 products must be the dot products of the original vectors. */
+static void test_imma_layout(void)
+{
+    const int dims[] = {1, 3, 31, 32, 100, 128, 129, 200, 256};
+    uint64_t state = 5;
+    for (size_t di = 0; di < sizeof dims / sizeof dims[0]; di++) {
+        int d = dims[di], kblocks = (d + IMMA_BLOCK_DIMS - 1) / IMMA_BLOCK_DIMS;
+        int words = kblocks * IMMA_BLOCK_WORDS;
+        float ref[16][256], query[8][256];
+        uint32_t pref[16][64], pquery[8][64];
+        for (int r = 0; r < 16; r++)
+            for (int i = 0; i < d; i++)
+                ref[r][i] = (float)(rng_next(&state) % 256);
+        for (int q = 0; q < 8; q++)
+            for (int i = 0; i < d; i++)
+                query[q][i] = (float)(rng_next(&state) % 256);
+        for (int w = 0; w < words; w++) {
+            for (int r = 0; r < 16; r++)
+                pref[r][w] = imma_pack_word(ref[r], d, w);
+            for (int q = 0; q < 8; q++)
+                pquery[q][w] = imma_pack_word(query[q], d, w);
+        }
+        long long product[16][8] = {{0}};
+        for (int kb = 0; kb < kblocks; kb++)
+            for (int c = 0; c < 4; c++) {
+                unsigned a_mat[16][32] = {{0}}, b_mat[32][8] = {{0}};
+                for (int lane = 0; lane < 32; lane++) {
+                    int g = lane / 4, t = lane % 4;
+                    uint32_t a[4], b[2];
+                    imma_a_fragment(&pref[g][kb * 32 + 8 * t], &pref[g + 8][kb * 32 + 8 * t], c, a);
+                    imma_b_fragment(&pquery[g][kb * 32 + 8 * t], c, b);
+                    /* the PTX tables: a0/a2 row g, a1/a3 row g + 8; a0/a1 columns 4t..,
+                     * a2/a3 columns 16 + 4t..; b0 rows 4t.., b1 rows 16 + 4t.., column g */
+                    for (int i = 0; i < 4; i++)
+                        for (int j = 0; j < 4; j++)
+                            a_mat[g + 8 * (i % 2)][4 * t + j + 16 * (i / 2)] = (a[i] >> (8 * j)) & 255;
+                    for (int i = 0; i < 2; i++)
+                        for (int j = 0; j < 4; j++)
+                            b_mat[4 * t + j + 16 * i][g] = (b[i] >> (8 * j)) & 255;
+                }
+                for (int r = 0; r < 16; r++)
+                    for (int q = 0; q < 8; q++)
+                        for (int i = 0; i < 32; i++)
+                            product[r][q] += (long long)a_mat[r][i] * b_mat[i][q];
+            }
+        int bad = 0;
+        for (int r = 0; r < 16 && !bad; r++)
+            for (int q = 0; q < 8 && !bad; q++) {
+                long long dot = 0;
+                for (int i = 0; i < d; i++)
+                    dot += (long long)ref[r][i] * (long long)query[q][i];
+                bad = product[r][q] != dot;
+                CHECK_MSG(!bad, "d=%d: reference %d . query %d = %lld, the fragments give %lld", d,
+                          r, q, dot, product[r][q]);
+            }
+    }
+    /* the accumulators, from the PTX table: c0, c1 row g; c2, c3 row g + 8; column 2t + i % 2 */
+    CHECK(imma_c_ref(0, 0) == 0 && imma_c_query(0, 0) == 0);
+    CHECK(imma_c_ref(5, 3) == 9 && imma_c_query(5, 3) == 3);
+    CHECK(imma_c_ref(31, 2) == 15 && imma_c_query(31, 2) == 6);
+    CHECK(imma_c_ref(30, 1) == 7 && imma_c_query(30, 1) == 5);
 }
 
 static void expect_fvecs_error(const char *path, const char *needle)
@@ -234,6 +377,8 @@ int main(int argc, char **argv)
     parse_test_args(argc, argv);
     test_rule_by_hand();
     test_thresholds();
+    test_bin_fast();
+    test_imma_layout();
     test_files();
     test_data();
     test_reference();

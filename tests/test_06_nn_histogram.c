@@ -3,8 +3,11 @@
  * against the double-precision reference, every row checked, on small and
  * awkward shapes: 1 query, 1 reference, d = 1, 3, 128, 129, K = 1 and 5000,
  * min = max, a query equal to a reference point, counts of references and
- * queries that are not multiples of any tile; and float data (not exact),
- * checked within rounding at bin edges.  GPU.
+ * queries that are not multiples of any tile, bin counts whose histograms
+ * fit in shared memory 4, 2 or 1 query per 8 at a time or not at all; byte
+ * data beyond 129 dimensions (exact for version 6 only); and float data (not
+ * exact, where version 6 must run version 5), checked within rounding at bin
+ * edges.  GPU.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +16,7 @@
 #include "../06_nn_histogram/nn_histogram.h"
 #include "../06_nn_histogram/vecs.h"
 #include "check.h"
+#include "gpu.h"
 #include "keys.h"
 
 enum data_kind { SIFT_LIKE, FLAT, QUERY_IN_BASE, FLOATS };
@@ -68,6 +72,10 @@ static void test_shape(const shape *s, int small)
     CHECK_MSG(dev != NULL, "%s", err);
     nn_reference ref;
     CHECK(nn_reference_create(&p, 0, &ref) == 0); /* every row */
+    /* version 6 must run wherever it applies, or its rows would test version 5 */
+    int imma = nn_imma_data(&p) && gpu_compute_capability() >= 80;
+    CHECK_MSG((nn_imma_unusable(dev) == NULL) == imma, "version 6 %s on %s d=%d",
+              imma ? "did not apply" : "applied", kind_name(s->kind), s->dims);
 
     for (int version = 0; version <= NN_VERSIONS; version++) { /* 0: cuBLAS */
         int reduces = version == 3 && !small ? 4 : 1;
@@ -78,8 +86,13 @@ static void test_shape(const shape *s, int small)
             int rc = version ? nn_run_version(dev, version, variant, hist, &t, err, sizeof err)
                              : nn_run_cublas(dev, hist, &t, err, sizeof err);
             CHECK_MSG(rc == 0, "%s", err);
+            int ran = version == 6 && !imma ? 5 : version;
+            CHECK_MSG(t.ran_version == ran, "version %d ran as %d, expected %d", version,
+                      t.ran_version, ran);
             char msg[512] = "";
-            CHECK_MSG(nn_check(&p, &ref, hist, exact, msg, sizeof msg) == 0,
+            /* version 6's integer sums are exact on any byte data up to d = 256 */
+            int exact_row = exact || t.ran_version == 6;
+            CHECK_MSG(nn_check(&p, &ref, hist, exact_row, msg, sizeof msg) == 0,
                       "version %d (reduce %d), %dx%dx%d K=%d %s: %s", version, variant,
                       s->queries, s->refs, s->dims, s->bins, kind_name(s->kind), msg);
         }
@@ -102,6 +115,9 @@ int main(int argc, char **argv)
         {8, 2048, 128, 1, SIFT_LIKE},  {17, 3001, 128, 5000, QUERY_IN_BASE},
         {4, 700, 16, 50, FLAT},        {6, 5000, 130, 64, SIFT_LIKE}, /* d > 129: not exact */
         {7, 3000, 24, 100, FLOATS},    {65, 66001, 128, 5, SIFT_LIKE},
+        {9, 3000, 128, 8192, SIFT_LIKE},  /* no histogram fits in shared memory */
+        {20, 1900, 200, 2000, SIFT_LIKE}, /* two groups of 8 queries; 2 blocks of dims */
+        {3, 5000, 256, 300, SIFT_LIKE},   /* the largest d of version 6 */
     };
     int count = sizeof shapes / sizeof shapes[0];
     for (int i = 0; i < count; i++) {

@@ -19,7 +19,7 @@ expect_error "from 1 to 8192" --bins 0
 expect_error "--bins '-3'" --bins -3
 expect_error "whole number" --bins abc
 expect_error "from 1 to 8192" --bins 9000
-expect_error "from 1 to 4" --version 7
+expect_error "from 1 to 6" --version 7
 expect_error "from 1 to 4" --reduce 9
 expect_error "-q '0'" -q 0
 expect_error "-d '0'" -d 0
@@ -40,8 +40,10 @@ if [ "$rc" -eq 77 ]; then
     grep -q '^SKIP: 06_nn_histogram needs a CUDA device' "$tmp/log" || fail "exit 77 without the SKIP line"
     echo "(no CUDA device: the small run was skipped, as it should be)"
 elif [ "$rc" -eq 0 ]; then
-    [ "$(grep -c '^RESULT stage=06_nn_histogram .*check=PASS' "$tmp/log")" -eq 5 ] ||
-        fail "expected 5 passing RESULT lines (cuBLAS and versions 1-4): $(grep RESULT "$tmp/log")"
+    [ "$(grep -c '^RESULT stage=06_nn_histogram .*check=PASS' "$tmp/log")" -eq 7 ] ||
+        fail "expected 7 passing RESULT lines (cuBLAS and versions 1-6): $(grep RESULT "$tmp/log")"
+    grep -q '^RESULT .* version=6 .*exact=yes' "$tmp/log" && ! grep -q ' ran=' "$tmp/log" ||
+        fail "version 6 should run itself on byte data: $(grep 'version=6' "$tmp/log")"
     [ "$(stat -c %s "$tmp/h.ivecs")" -eq $((5 * 11 * 4)) ] || fail "--output: wrong .ivecs size"
 else
     fail "the small run exited $rc:"; tail -n 5 "$tmp/log"
