@@ -30,6 +30,46 @@ static void test_rule_by_hand(void)
     CHECK(nn_bin(4, 4, 9, 3) == 0 && nn_bin(9, 4, 9, 3) == 2); /* distances 2..3 */
 }
 
+/* nn_threshold starts from a guess; the answer must be plain bisection's. */
+static float bisected_threshold(int j, float smin, float smax, int k)
+{
+    if (nn_bin(smax, smin, smax, k) < j)
+        return nn_bits_float(NN_NO_THRESHOLD);
+    uint32_t lo = nn_float_bits(smin), hi = nn_float_bits(smax);
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (nn_bin(nn_bits_float(mid), smin, smax, k) >= j)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return nn_bits_float(lo);
+}
+
+static void test_threshold_search(void)
+{
+    uint64_t state = 13;
+    const int ks[] = {2, 3, 5, 100, 5000, 8192};
+    for (int trial = 0; trial < 120; trial++) {
+        int k = ks[trial % 6];
+        float smin, smax;
+        if (trial % 4 == 3) { /* float data: any magnitudes, narrow or wide */
+            smin = (float)(rng_next(&state) % 1000000) * 1e-3f;
+            smax = smin * (1.0f + (float)(rng_next(&state) % 1000) * (trial % 8 == 3 ? 1e-6f : 1e-1f));
+        } else {
+            smin = (float)(rng_next(&state) % 200000);
+            smax = smin + (float)(trial % 5 == 0 ? rng_next(&state) % 40 : rng_next(&state) % 500000);
+        }
+        int bad = 0;
+        for (int j = 1; j < k && !bad; j += 1 + (int)(rng_next(&state) % 7)) {
+            float got = nn_threshold(j, smin, smax, k), want = bisected_threshold(j, smin, smax, k);
+            bad = nn_float_bits(got) != nn_float_bits(want);
+            CHECK_MSG(!bad, "k=%d j=%d smin=%.9g smax=%.9g: threshold %.9g, bisection %.9g", k, j,
+                      (double)smin, (double)smax, (double)got, (double)want);
+        }
+    }
+}
+
 /* Binning by thresholds gives nn_bin's bin for every integer squared distance
  * in [smin, smax] and for random floats in it, whatever the guess. */
 static void test_thresholds(void)
@@ -376,6 +416,7 @@ int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
     test_rule_by_hand();
+    test_threshold_search();
     test_thresholds();
     test_bin_fast();
     test_imma_layout();
