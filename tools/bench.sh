@@ -11,7 +11,9 @@
 #   sweep03   stage 03: block sizes and scan variants
 #   sweep04   stage 04: digit widths, block sizes, scan block sizes, keys per thread, scans
 #   nn06      stage 06 at the full size (10,000 x 1,000,000 x 128), K = 5 and 5000, every
-#             version and cuBLAS, one timed run each (not in the default sets: minutes)
+#             version and cuBLAS, one timed run each (not in the default sets: minutes).
+#             NN06_BINS="5000" runs one K only (the rows are appended to nn06.csv);
+#             NN06_RUNS sets --runs (default 1).
 # <machine> is the GPU's name (nvidia-smi), or cpu-<model> where there is no GPU.
 # BENCH_RUNS (default 5) sets --runs.
 set -u
@@ -92,17 +94,18 @@ for set in "${sets[@]}"; do
         for sc in hillis-steele blelloch; do for k in 1 2 4 8; do
             run "$csv" 04_paper_local_sort --scan "$sc" --kpt "$k" --no-cub; done; done ;;
     nn06)
-        csv=$(fresh "$out_dir/nn06.csv")
-        cols="date stage queries refs dims bins version reduce runs ms distances_ms minmax_ms"
+        csv="$out_dir/nn06.csv" # appended to: one K per call is allowed (NN06_BINS)
+        cols="date stage queries refs dims bins version ran reduce runs ms distances_ms minmax_ms"
         cols="$cols thresholds_ms histogram_ms cublas_ms vs_cublas exact check gpu args"
-        for k in 5 5000; do
-            out=$("$bin_dir/06_nn_histogram" --bins "$k" --version all --runs 1 2>&1); rc=$?
+        nn_runs=${NN06_RUNS:-1}
+        for k in ${NN06_BINS:-5 5000}; do
+            out=$("$bin_dir/06_nn_histogram" --bins "$k" --version all --runs "$nn_runs" 2>&1); rc=$?
             [ "$rc" -eq 77 ] && { echo "  06_nn_histogram: skipped, no CUDA device"; break; }
             grep -q '^RESULT ' <<<"$out" || { echo "  06_nn_histogram --bins $k: FAILED (exit $rc)"; tail -n 3 <<<"$out"; continue; }
             [ -s "$csv" ] || awk -v header=1 -v columns="$cols" -f tools/result-to-csv.awk </dev/null >"$csv"
-            grep '^RESULT ' <<<"$out" | awk -v date="$date" -v args="--bins $k --version all --runs 1" \
+            grep '^RESULT ' <<<"$out" | awk -v date="$date" -v args="--bins $k --version all --runs $nn_runs" \
                 -v columns="$cols" -f tools/result-to-csv.awk >>"$csv"
-            grep '^RESULT ' <<<"$out" | sed 's/^/  /'
+            sed 's/^/  /' <<<"$out" # the whole table, per-step times and checks included
         done ;;
     *) echo "unknown set '$set'" >&2; exit 2 ;;
     esac
