@@ -28,6 +28,7 @@ struct nn_device {
     char imma_why[160]; /* why it cannot */
     int chunk;          /* queries per chunk of versions 1-3 */
     double setup_ms;
+    double pack_ms;     /* the part of setup_ms that made version 6's byte copies */
     step_timer timer;
     sort_report report; /* one row: the steps' times, summed */
 };

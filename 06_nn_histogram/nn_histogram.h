@@ -39,6 +39,8 @@ typedef struct nn_device nn_device;
 nn_device *nn_device_create(const nn_problem *p, char *err, size_t errlen);
 void nn_device_destroy(nn_device *dev);
 double nn_device_setup_ms(const nn_device *dev);
+/* The part of the setup that made version 6's byte copies (0 if it does not apply). */
+double nn_device_pack_ms(const nn_device *dev);
 
 const char *nn_version_name(int version);
 

@@ -96,7 +96,7 @@ for set in "${sets[@]}"; do
     nn06)
         csv="$out_dir/nn06.csv" # appended to: one K per call is allowed (NN06_BINS)
         cols="date stage queries refs dims bins version ran reduce runs ms distances_ms minmax_ms"
-        cols="$cols thresholds_ms histogram_ms cublas_ms vs_cublas exact check gpu args"
+        cols="$cols thresholds_ms histogram_ms pack_ms cublas_ms vs_cublas exact check gpu args"
         nn_runs=${NN06_RUNS:-1}
         for k in ${NN06_BINS:-5 5000}; do
             out=$("$bin_dir/06_nn_histogram" --bins "$k" --version all --runs "$nn_runs" 2>&1); rc=$?
