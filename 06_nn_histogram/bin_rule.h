@@ -171,11 +171,19 @@ NN_HD static inline float nn_guess(float s, float root, float scale)
 #endif
 }
 
+/* floor(g) for a guess in [0, K + 1), else K - also for NaN, which a span too
+ * narrow for float square roots gives (scale = infinity times 0): the
+ * thresholds then decide.  Keeps the float-to-int conversion defined. */
+NN_HD static inline int nn_guess_floor(float g, int k)
+{
+    return g >= 0.0f && g < (float)k + 1.0f ? (int)g : k;
+}
+
 /* The bin of s: the float guess, corrected by the query's thresholds. */
 NN_HD static inline int nn_bin_guessed(float s, const float *threshold, int k, float root,
                                        float scale)
 {
-    return nn_bin_from_thresholds(s, threshold, k, (int)nn_guess(s, root, scale));
+    return nn_bin_from_thresholds(s, threshold, k, nn_guess_floor(nn_guess(s, root, scale), k));
 }
 
 /*
@@ -233,8 +241,8 @@ NN_HD static inline int nn_bin_fast(float s, const float *threshold, int k, floa
                                     float scale, float margin)
 {
     float g = nn_guess(s, root, scale);
-    int m = (int)g; /* g >= 0 */
-    float f = g - (float)m;
+    int m = nn_guess_floor(g, k);
+    float f = g - (float)m; /* NaN for a NaN guess: the thresholds decide */
 #ifdef __CUDA_ARCH__
     float f_plus = __fadd_rn(f, margin);
 #else

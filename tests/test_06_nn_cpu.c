@@ -168,6 +168,24 @@ static void test_bin_fast(void)
         free(thr);
     }
 
+    /* a span too narrow for float square roots: sqrtf(2^24 + 2) = sqrtf(2^24), so the
+     * scale is infinite and every guess NaN - the thresholds must still give the rule */
+    {
+        uint32_t smin = 16777216u, smax = 16777218u;
+        const int k = 5;
+        float thr[4], root, scale;
+        for (int j = 1; j < k; j++)
+            thr[j - 1] = nn_threshold(j, (float)smin, (float)smax, k);
+        nn_guess_params((float)smin, (float)smax, k, &root, &scale);
+        float margin = query_margin(thr, k, (float)smin, (float)smax);
+        for (uint32_t s = smin; s <= smax; s += 2) /* the floats in the span */
+            CHECK_MSG(nn_bin_fast((float)s, thr, k, root, scale, margin) == nn_bin(s, smin, smax, k) &&
+                          nn_bin_guessed((float)s, thr, k, root, scale) == nn_bin(s, smin, smax, k),
+                      "narrow span, s=%u: fast %d, guessed %d, the rule %d", s,
+                      nn_bin_fast((float)s, thr, k, root, scale, margin),
+                      nn_bin_guessed((float)s, thr, k, root, scale), nn_bin(s, smin, smax, k));
+    }
+
     /* SIFT-like: squared distances from about 5e4 to 5e5, K = 5 and 5000 */
     const int sift_k[] = {5, 5000};
     for (int i = 0; i < 2; i++) {
@@ -180,7 +198,7 @@ static void test_bin_fast(void)
         nn_guess_params((float)smin, (float)smax, k, &root, &scale);
         uint32_t slow = 0, total = 0;
         for (uint32_t s = smin; s <= smax; s++, total++) {
-            float g = nn_guess((float)s, root, scale), f = g - (float)(int)g;
+            float g = nn_guess((float)s, root, scale), f = g - (float)nn_guess_floor(g, k);
             slow += !(f > margin && f + margin < 1.0f);
         }
         CHECK_MSG(slow < total / 100, "K=%d: %u of %u distances need the thresholds (margin %g)",
