@@ -8,6 +8,8 @@
 #     sanitize  every GPU test program under the four compute-sanitizer tools
 #     run       make run: every stage at its defaults, the summary table
 #     bench     tools/bench.sh (BENCH_SETS, default "stages sweep02 sweep03 sweep04")
+#     scout06   stage 06 at a tenth of the full size (1,000 queries), K = 5 and 5000,
+#               every version: what the full-size runs of `bench` with nn06 will cost
 set -u
 OUT=${OUT:-build/device-check}
 mkdir -p "$OUT"
@@ -40,6 +42,13 @@ for part in "${parts[@]}"; do
     run)
         make run >"$OUT/run.log" 2>&1
         note "run: exit $?"; sed -n '/=== summary/,$p' "$OUT/run.log" | tee -a "$summary" ;;
+    scout06)
+        for k in 5 5000; do
+            build/bin/06_nn_histogram -q 1000 --bins "$k" --version all --runs 1 \
+                >"$OUT/scout06_k$k.log" 2>&1
+            note "scout06 K=$k: exit $?"
+            grep -E '^  (cuBLAS|report|tiled|reductions|fused|integer)' "$OUT/scout06_k$k.log" | tee -a "$summary"
+        done ;;
     bench)
         tools/bench.sh build/bin ${BENCH_SETS:-stages sweep02 sweep03 sweep04} >"$OUT/bench.log" 2>&1
         note "bench: exit $?" ;;
