@@ -682,7 +682,9 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
                     int b = margin_bins
                                 ? nn_bin_fast(s, thr, k, s_root[i], s_scale[i], s_margin[i])
                                 : nn_bin_guessed(s, thr, k, s_root[i], s_scale[i]);
-                    atomicAdd(shared_hist ? &s_hist[i * k + b] : &hist[(size_t)(q0 + i) * k + b], 1u);
+                    uint32_t *counter = shared_hist ? &s_hist[i * k + b]
+                                                    : &hist[(size_t)(q0 + i) * k + b];
+                    atomicAdd(counter, 1u);
                 }
             }
         }
@@ -987,7 +989,8 @@ static imma_plan plan_imma(const nn_device *dev, int pass)
             /* extra copies where they are cheap, against colliding lanes */
             size_t cheap = room < 48 * 1024 ? room : 48 * 1024;
             plan.copies = 1;
-            while (plan.copies < 32 && fragments + plan.groups * 8 * per_query * plan.copies * 2 <= cheap)
+            while (plan.copies < 32 &&
+                   fragments + plan.groups * 8 * per_query * plan.copies * 2 <= cheap)
                 plan.copies *= 2;
         } else {
             plan.groups = I_MAX_GROUPS;

@@ -55,10 +55,12 @@ static void test_threshold_search(void)
         float smin, smax;
         if (trial % 4 == 3) { /* float data: any magnitudes, narrow or wide */
             smin = (float)(rng_next(&state) % 1000000) * 1e-3f;
-            smax = smin * (1.0f + (float)(rng_next(&state) % 1000) * (trial % 8 == 3 ? 1e-6f : 1e-1f));
+            float step = trial % 8 == 3 ? 1e-6f : 1e-1f;
+            smax = smin * (1.0f + (float)(rng_next(&state) % 1000) * step);
         } else {
             smin = (float)(rng_next(&state) % 200000);
-            smax = smin + (float)(trial % 5 == 0 ? rng_next(&state) % 40 : rng_next(&state) % 500000);
+            uint64_t span = trial % 5 == 0 ? rng_next(&state) % 40 : rng_next(&state) % 500000;
+            smax = smin + (float)span;
         }
         int bad = 0;
         for (int j = 1; j < k && !bad; j += 1 + (int)(rng_next(&state) % 7)) {
@@ -179,7 +181,8 @@ static void test_bin_fast(void)
         nn_guess_params((float)smin, (float)smax, k, &root, &scale);
         float margin = query_margin(thr, k, (float)smin, (float)smax);
         for (uint32_t s = smin; s <= smax; s += 2) /* the floats in the span */
-            CHECK_MSG(nn_bin_fast((float)s, thr, k, root, scale, margin) == nn_bin(s, smin, smax, k) &&
+            CHECK_MSG(nn_bin_fast((float)s, thr, k, root, scale, margin) ==
+                              nn_bin(s, smin, smax, k) &&
                           nn_bin_guessed((float)s, thr, k, root, scale) == nn_bin(s, smin, smax, k),
                       "narrow span, s=%u: fast %d, guessed %d, the rule %d", s,
                       nn_bin_fast((float)s, thr, k, root, scale, margin),
@@ -238,13 +241,15 @@ static void test_imma_layout(void)
                 for (int lane = 0; lane < 32; lane++) {
                     int g = lane / 4, t = lane % 4;
                     uint32_t a[4], b[2];
-                    imma_a_fragment(&pref[g][kb * 32 + 8 * t], &pref[g + 8][kb * 32 + 8 * t], c, a);
-                    imma_b_fragment(&pquery[g][kb * 32 + 8 * t], c, b);
+                    int at = kb * 32 + 8 * t; /* the thread's 8 words of block kb */
+                    imma_a_fragment(&pref[g][at], &pref[g + 8][at], c, a);
+                    imma_b_fragment(&pquery[g][at], c, b);
                     /* the PTX tables: a0/a2 row g, a1/a3 row g + 8; a0/a1 columns 4t..,
                      * a2/a3 columns 16 + 4t..; b0 rows 4t.., b1 rows 16 + 4t.., column g */
                     for (int i = 0; i < 4; i++)
                         for (int j = 0; j < 4; j++)
-                            a_mat[g + 8 * (i % 2)][4 * t + j + 16 * (i / 2)] = (a[i] >> (8 * j)) & 255;
+                            a_mat[g + 8 * (i % 2)][4 * t + j + 16 * (i / 2)] =
+                                (a[i] >> (8 * j)) & 255;
                     for (int i = 0; i < 2; i++)
                         for (int j = 0; j < 4; j++)
                             b_mat[4 * t + j + 16 * i][g] = (b[i] >> (8 * j)) & 255;
