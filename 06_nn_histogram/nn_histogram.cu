@@ -765,9 +765,9 @@ __device__ __forceinline__ void mma_u8(int c[4], const uint32_t a[4], const uint
 {
 #if __CUDA_ARCH__ >= 800
     asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 "
-                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-                 : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+        : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 #else
     (void)c, (void)a, (void)b;
     __trap(); /* never launched: imma_usable() rejects these GPUs */
@@ -783,7 +783,7 @@ __device__ __forceinline__ void load_words(const uint4 *row_block, int t, uint32
 }
 
 /* The A words of a warp step (I_MTILES tiles, rows g and g + 8 of each) for
- * block kb, and the references' squared norms. */
+ * block kb of the dimensions. */
 __device__ __forceinline__ void load_step(const uint4 *base8, int kblocks, int r0, int kb,
                                           int g, int t, uint32_t wa[I_MTILES][2][8])
 {
