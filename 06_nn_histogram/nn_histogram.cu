@@ -721,12 +721,9 @@ static void run_fused(nn_device *dev, int margin_bins)
     const nn_problem *p = &dev->p;
     size_t staging = (F_DC * F_TILE + F_TQ * F_DC) * sizeof(float);
     size_t with_hist = staging + (size_t)F_TQ * p->bins * sizeof(uint32_t);
-    int device = 0, optin = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     /* the private histograms need F_TQ x K counters: with too many bins for this
      * GPU's shared memory, the counts go straight to global memory */
-    int shared_hist = with_hist + 1024 <= (size_t)optin; /* leave room for the static arrays */
+    int shared_hist = with_hist + 1024 <= gpu_shared_memory_optin(); /* room for static arrays */
     size_t hist_bytes = shared_hist ? with_hist : staging;
     CUDA_CHECK(cudaFuncSetAttribute(fused_pass, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)hist_bytes));
@@ -973,12 +970,9 @@ typedef struct {
 static imma_plan plan_imma(const nn_device *dev, int pass)
 {
     const nn_problem *p = &dev->p;
-    int device = 0, optin = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     imma_plan plan = {I_MAX_GROUPS, 0, I_MINMAX_REFS, 0};
     size_t fragments = (size_t)I_MAX_GROUPS * dev->kblocks * 32 * 2 * sizeof(uint4);
-    size_t room = (size_t)optin - 2048; /* the static arrays */
+    size_t room = gpu_shared_memory_optin() - 2048; /* the static arrays */
     if (pass == PASS_HISTOGRAM) {
         /* as many queries as have a histogram in shared memory (fewer queries
          * per block means the references are read more often) */

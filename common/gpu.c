@@ -71,6 +71,14 @@ size_t gpu_shared_memory_per_block(void)
     return (size_t)bytes;
 }
 
+size_t gpu_shared_memory_optin(void)
+{
+    int device = 0, bytes = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    return (size_t)bytes;
+}
+
 int gpu_compute_capability(void)
 {
     int device = 0, major = 0, minor = 0;

@@ -29,6 +29,10 @@ void gpu_free(void *p);
  * GPU the course targets). */
 size_t gpu_shared_memory_per_block(void);
 
+/* Bytes of shared memory a kernel may use after opting in with
+ * cudaFuncSetAttribute (227 KiB on an H100). */
+size_t gpu_shared_memory_optin(void);
+
 /* The compute capability of the current device as 10 x major + minor (90 for
  * an H100). */
 int gpu_compute_capability(void);
