@@ -92,6 +92,30 @@ NN_HD static inline float nn_bits_float(uint32_t u)
 
 #define NN_NO_THRESHOLD 0x7F800000u /* +infinity: no squared distance reaches it */
 
+/* A first guess at the bin from float arithmetic, which the thresholds then
+ * make exact: root = sqrt(smin), scale = K / (sqrt(smax) - sqrt(smin)), or 0
+ * when smax = smin (everything in bin 0). */
+NN_HD static inline void nn_guess_params(float smin, float smax, int k, float *root, float *scale)
+{
+    *root = sqrtf(smin);
+    *scale = smax > smin ? (float)k / (sqrtf(smax) - *root) : 0.0f;
+}
+
+/* The smallest float in [lo, hi] (as bits) with nn_bin >= j, given that
+ * bin(hi) >= j: plain bisection of the floats' bits. */
+NN_HD static inline float nn_bisect_threshold(int j, uint32_t lo, uint32_t hi, float smin,
+                                              float smax, int k)
+{
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (nn_bin(nn_bits_float(mid), smin, smax, k) >= j)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return nn_bits_float(lo);
+}
+
 /* The smallest float x in [smin, smax] with nn_bin(x) >= j (1 <= j < K), or
  * +infinity if there is none (when smin = smax, every distance is in bin 0).
  * A binary search over the floats' bits: the answer is in [lo, hi], every
@@ -105,7 +129,8 @@ NN_HD static inline float nn_threshold(int j, float smin, float smax, int k)
     if (nn_bin(smax, smin, smax, k) < j)
         return nn_bits_float(NN_NO_THRESHOLD);
     uint32_t lo = nn_float_bits(smin), hi = nn_float_bits(smax); /* bin(hi) >= j */
-    float root = sqrtf(smin), scale = (float)k / (sqrtf(smax) - root);
+    float root, scale;
+    nn_guess_params(smin, smax, k, &root, &scale); /* smax > smin: scale > 0 (maybe inf) */
     float edge = root + (float)j / scale;
     uint32_t u = nn_float_bits(edge * edge);
     u = u < lo ? lo : u > hi ? hi : u;
@@ -128,14 +153,7 @@ NN_HD static inline float nn_threshold(int j, float smin, float smax, int k)
             lo += step + 1;
         }
     }
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (nn_bin(nn_bits_float(mid), smin, smax, k) >= j)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return nn_bits_float(lo);
+    return nn_bisect_threshold(j, lo, hi, smin, smax, k);
 }
 
 /* The bin of s given the K - 1 thresholds of its query (threshold[j - 1] is
@@ -148,15 +166,6 @@ NN_HD static inline int nn_bin_from_thresholds(float s, const float *threshold, 
     while (b < k - 1 && s >= threshold[b])
         b++;
     return b;
-}
-
-/* A first guess at the bin from float arithmetic, which the thresholds then
- * make exact: root = sqrt(smin), scale = K / (sqrt(smax) - sqrt(smin)), or 0
- * when smax = smin (everything in bin 0). */
-NN_HD static inline void nn_guess_params(float smin, float smax, int k, float *root, float *scale)
-{
-    *root = sqrtf(smin);
-    *scale = smax > smin ? (float)k / (sqrtf(smax) - *root) : 0.0f;
 }
 
 /* The guess itself, g(s) = (sqrt(s) - root) * scale in float, each operation

@@ -30,20 +30,13 @@ static void test_rule_by_hand(void)
     CHECK(nn_bin(4, 4, 9, 3) == 0 && nn_bin(9, 4, 9, 3) == 2); /* distances 2..3 */
 }
 
-/* nn_threshold starts from a guess; the answer must be plain bisection's. */
+/* nn_threshold starts from a guess; the answer must be that of bisecting the
+ * whole of [smin, smax]. */
 static float bisected_threshold(int j, float smin, float smax, int k)
 {
     if (nn_bin(smax, smin, smax, k) < j)
         return nn_bits_float(NN_NO_THRESHOLD);
-    uint32_t lo = nn_float_bits(smin), hi = nn_float_bits(smax);
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (nn_bin(nn_bits_float(mid), smin, smax, k) >= j)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return nn_bits_float(lo);
+    return nn_bisect_threshold(j, nn_float_bits(smin), nn_float_bits(smax), smin, smax, k);
 }
 
 static void test_threshold_search(void)
