@@ -771,12 +771,17 @@ __device__ __forceinline__ void mma_u8(int c[4], const uint32_t a[4], const uint
 #endif
 }
 
+/* A thread's 8 packed words of one vector and block, from its two 16-byte pieces. */
+__device__ __forceinline__ void words_of(uint4 lo, uint4 hi, uint32_t w[8])
+{
+    w[0] = lo.x, w[1] = lo.y, w[2] = lo.z, w[3] = lo.w;
+    w[4] = hi.x, w[5] = hi.y, w[6] = hi.z, w[7] = hi.w;
+}
+
 /* The 8 packed words a thread needs of one row and block: two 16-byte loads. */
 __device__ __forceinline__ void load_words(const uint4 *row_block, int t, uint32_t w[8])
 {
-    uint4 lo = row_block[2 * t], hi = row_block[2 * t + 1];
-    w[0] = lo.x, w[1] = lo.y, w[2] = lo.z, w[3] = lo.w;
-    w[4] = hi.x, w[5] = hi.y, w[6] = hi.z, w[7] = hi.w;
+    words_of(row_block[2 * t], row_block[2 * t + 1], w);
 }
 
 /* The A words of a warp step (I_MTILES tiles, rows g and g + 8 of each) for
@@ -872,10 +877,8 @@ imma_pass(int pass, const uint4 *query8, const uint4 *base8, int kblocks, const 
 #pragma unroll
             for (int n = 0; n < NQ; n++) {
                 uint32_t wb[8];
-                uint4 lo = s_qlo[(n * kblocks + kb) * 32 + lane];
-                uint4 hi = s_qhi[(n * kblocks + kb) * 32 + lane];
-                wb[0] = lo.x, wb[1] = lo.y, wb[2] = lo.z, wb[3] = lo.w;
-                wb[4] = hi.x, wb[5] = hi.y, wb[6] = hi.z, wb[7] = hi.w;
+                int piece = (n * kblocks + kb) * 32 + lane;
+                words_of(s_qlo[piece], s_qhi[piece], wb);
 #pragma unroll
                 for (int c = 0; c < 4; c++) {
                     uint32_t b[2];
