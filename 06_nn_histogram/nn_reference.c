@@ -9,19 +9,17 @@
 #include "parallel.h"
 #include "vecs.h"
 
-int nn_exact_data(const nn_problem *p)
+/* Every component an integer from 0 to 255, in at most max_dims dimensions. */
+static int byte_data_within(const nn_problem *p, int max_dims)
 {
-    return p->dims <= 129 &&
+    return p->dims <= max_dims &&
            is_byte_data(p->query, (size_t)p->queries * (size_t)p->dims) &&
            is_byte_data(p->base, (size_t)p->refs * (size_t)p->dims);
 }
 
-int nn_imma_data(const nn_problem *p)
-{
-    return p->dims <= 256 &&
-           is_byte_data(p->query, (size_t)p->queries * (size_t)p->dims) &&
-           is_byte_data(p->base, (size_t)p->refs * (size_t)p->dims);
-}
+int nn_exact_data(const nn_problem *p) { return byte_data_within(p, 129); }
+
+int nn_imma_data(const nn_problem *p) { return byte_data_within(p, 256); }
 
 static double squared_distance(const float *a, const float *b, int dims)
 {
