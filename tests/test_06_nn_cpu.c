@@ -65,6 +65,13 @@ static void test_threshold_search(void)
     }
 }
 
+/* The K - 1 thresholds of one query, as the GPU's thresholds kernel writes them. */
+static void fill_thresholds(float *thr, float smin, float smax, int k)
+{
+    for (int j = 1; j < k; j++)
+        thr[j - 1] = nn_threshold(j, smin, smax, k);
+}
+
 /* Binning by thresholds gives nn_bin's bin for every integer squared distance
  * in [smin, smax] and for random floats in it, whatever the guess. */
 static void test_thresholds(void)
@@ -77,8 +84,7 @@ static void test_thresholds(void)
         uint32_t span = trial % 10 == 0 ? 0 : (uint32_t)(rng_next(&state) % 20000);
         uint32_t smax = smin + span;
         float *thr = malloc(((size_t)k > 1 ? (size_t)k - 1 : 1) * sizeof *thr);
-        for (int j = 1; j < k; j++)
-            thr[j - 1] = nn_threshold(j, (float)smin, (float)smax, k);
+        fill_thresholds(thr, (float)smin, (float)smax, k);
         int bad = 0;
         for (uint32_t s = smin; s <= smax && !bad; s++) {
             int want = nn_bin(s, smin, smax, k);
@@ -138,8 +144,7 @@ static void test_bin_fast(void)
                                          : (uint32_t)(rng_next(&state) % 60000);
         uint32_t smax = smin + span;
         float *thr = malloc(((size_t)k > 1 ? (size_t)k - 1 : 1) * sizeof *thr);
-        for (int j = 1; j < k; j++)
-            thr[j - 1] = nn_threshold(j, (float)smin, (float)smax, k);
+        fill_thresholds(thr, (float)smin, (float)smax, k);
         float margin = query_margin(thr, k, (float)smin, (float)smax);
         /* bins thinner than the float resolution of sqrt(s) give a margin above 1:
          * then every distance takes the thresholds, slowly but exactly */
@@ -169,8 +174,7 @@ static void test_bin_fast(void)
         uint32_t smin = 16777216u, smax = 16777218u;
         const int k = 5;
         float thr[4], root, scale;
-        for (int j = 1; j < k; j++)
-            thr[j - 1] = nn_threshold(j, (float)smin, (float)smax, k);
+        fill_thresholds(thr, (float)smin, (float)smax, k);
         nn_guess_params((float)smin, (float)smax, k, &root, &scale);
         float margin = query_margin(thr, k, (float)smin, (float)smax);
         for (uint32_t s = smin; s <= smax; s += 2) /* the floats in the span */
@@ -188,8 +192,7 @@ static void test_bin_fast(void)
         int k = sift_k[i];
         uint32_t smin = 51234, smax = 498765;
         float *thr = malloc((size_t)k * sizeof *thr);
-        for (int j = 1; j < k; j++)
-            thr[j - 1] = nn_threshold(j, (float)smin, (float)smax, k);
+        fill_thresholds(thr, (float)smin, (float)smax, k);
         float margin = query_margin(thr, k, (float)smin, (float)smax), root, scale;
         nn_guess_params((float)smin, (float)smax, k, &root, &scale);
         uint32_t slow = 0, total = 0;
