@@ -44,8 +44,8 @@ for part in "${parts[@]}"; do
         note "run: exit $?"; sed -n '/=== summary/,$p' "$OUT/run.log" | tee -a "$summary" ;;
     scout06)
         for k in 5 5000; do
-            build/bin/06_nn_histogram -q 1000 --bins "$k" --version all --runs 1 \
-                >"$OUT/scout06_k$k.log" 2>&1
+            timeout "${SCOUT_TIMEOUT:-200}" build/bin/06_nn_histogram -q 1000 --bins "$k" \
+                --version all --runs 1 >"$OUT/scout06_k$k.log" 2>&1
             note "scout06 K=$k: exit $?"
             grep -E '^  (cuBLAS|report|tiled|reductions|fused|integer)' "$OUT/scout06_k$k.log" | tee -a "$summary"
         done ;;
