@@ -575,14 +575,35 @@ static void run_chunked(nn_device *dev, int version, int reduce)
 #define F_TILE (F_THREADS * F_RPT)   /* references per tile: 2048 */
 #define F_DC 4                       /* dimensions staged per step */
 #define F_TILES_PER_BLOCK 32
+#define F_STAGE (F_DC * F_TILE / F_THREADS) /* values a thread stages per step: 32 */
 
 enum { PASS_MINMAX = 0, PASS_HISTOGRAM = 1 };
 
-/* A block owns F_TQ queries and F_TILES_PER_BLOCK tiles of references.  Each
- * thread computes an F_TQ x F_RPT tile of dot products in registers: per
- * dimension it reads F_RPT references (two 16-byte loads) and F_TQ query values
- * (the same address for the whole block: a broadcast), for F_TQ * F_RPT
- * multiply-adds.  The squared distance is ||q||^2 + ||r||^2 - 2 q.r.
+/* Thread t's share of the F_DC x F_TILE reference values of dimensions
+ * [k0, k0 + F_DC) and references [r0, r0 + F_TILE): consecutive threads read
+ * consecutive references (coalesced), and the loop is unrolled so that all
+ * F_STAGE loads are in flight at once instead of one after another. */
+__device__ __forceinline__ void load_stage(const float *base_t, int refs, int d, int r0, int k0,
+                                           int t, float staged[F_STAGE])
+{
+#pragma unroll
+    for (int i = 0; i < F_STAGE; i++) {
+        int at = t + i * F_THREADS, kk = at / F_TILE, rr = at % F_TILE;
+        staged[i] = (k0 + kk < d && r0 + rr < refs) ? base_t[(size_t)(k0 + kk) * refs + r0 + rr]
+                                                    : 0.0f;
+    }
+}
+
+/* A block owns F_TQ queries (blockIdx.x) and F_TILES_PER_BLOCK tiles of
+ * references (blockIdx.y).  The queries vary fastest in the grid, so the blocks
+ * that run at the same time work on the same references, which then come from
+ * the L2 cache rather than from DRAM.  Each thread computes an F_TQ x F_RPT
+ * tile of dot products in registers: per dimension it reads F_RPT references
+ * (two 16-byte loads) and F_TQ query values (the same address for the whole
+ * block: a broadcast), for F_TQ * F_RPT multiply-adds.  While it does, the
+ * next step's reference values are already on their way into its registers
+ * (load_stage), so the wait for memory overlaps the arithmetic.  The squared
+ * distance is ||q||^2 + ||r||^2 - 2 q.r.
  * PASS_MINMAX keeps the smallest and largest per query; PASS_HISTOGRAM bins
  * them into the block's private histograms (s_hist, when they fit in shared
  * memory) and adds those to the global counts once at the end.  With
@@ -601,7 +622,10 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
     __shared__ float s_root[F_TQ], s_scale[F_TQ], s_margin[F_TQ];
     __shared__ uint32_t s_min[F_TQ], s_max[F_TQ];
 
-    const int t = threadIdx.x, q0 = blockIdx.y * F_TQ;
+    const int t = threadIdx.x, q0 = blockIdx.x * F_TQ;
+    const int r_begin = blockIdx.y * F_TILES_PER_BLOCK * F_TILE;
+    const int r_end = refs - r_begin < F_TILES_PER_BLOCK * F_TILE ? refs
+                                                                   : r_begin + F_TILES_PER_BLOCK * F_TILE;
     if (pass == PASS_HISTOGRAM && shared_hist)
         for (int i = t; i < F_TQ * k; i += F_THREADS)
             s_hist[i] = 0;
@@ -622,10 +646,9 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
         my_max[i] = 0;
     }
 
-    for (int tile = 0; tile < F_TILES_PER_BLOCK; tile++) {
-        int r0 = (blockIdx.x * F_TILES_PER_BLOCK + tile) * F_TILE;
-        if (r0 >= refs)
-            break;
+    float staged[F_STAGE];
+    load_stage(base_t, refs, d, r_begin, 0, t, staged);
+    for (int r0 = r_begin; r0 < r_end; r0 += F_TILE) {
         float acc[F_TQ][F_RPT];
 #pragma unroll
         for (int i = 0; i < F_TQ; i++)
@@ -635,18 +658,20 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
 
         for (int k0 = 0; k0 < d; k0 += F_DC) {
             __syncthreads(); /* the previous step's values are used up */
-            for (int i = t; i < F_DC * F_TILE; i += F_THREADS) { /* coalesced: dims x refs */
-                int kk = i / F_TILE, rr = i % F_TILE;
-                s_ref[i] = (k0 + kk < d && r0 + rr < refs)
-                               ? base_t[(size_t)(k0 + kk) * refs + r0 + rr]
-                               : 0.0f;
-            }
+#pragma unroll
+            for (int i = 0; i < F_STAGE; i++)
+                s_ref[t + i * F_THREADS] = staged[i];
             if (t < F_TQ * F_DC) {
                 int qi = t / F_DC, kk = t % F_DC;
                 s_q[t] = (q0 + qi < nq && k0 + kk < d) ? query[(size_t)(q0 + qi) * d + k0 + kk]
                                                        : 0.0f;
             }
             __syncthreads();
+            /* the next step: the next dimensions, or the next tile's first */
+            int next_k0 = k0 + F_DC < d ? k0 + F_DC : 0;
+            int next_r0 = k0 + F_DC < d ? r0 : r0 + F_TILE;
+            if (next_r0 < r_end)
+                load_stage(base_t, refs, d, next_r0, next_k0, t, staged);
 #pragma unroll
             for (int kk = 0; kk < F_DC; kk++) {
                 const float4 *src = (const float4 *)(s_ref + kk * F_TILE + t * F_RPT);
@@ -728,8 +753,8 @@ static void run_fused(nn_device *dev, int margin_bins)
     CUDA_CHECK(cudaFuncSetAttribute(fused_pass, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)hist_bytes));
     size_t refs_per_block = (size_t)F_TILE * F_TILES_PER_BLOCK;
-    dim3 grid((unsigned)((p->refs + refs_per_block - 1) / refs_per_block),
-              (unsigned)((p->queries + F_TQ - 1) / F_TQ));
+    dim3 grid((unsigned)((p->queries + F_TQ - 1) / F_TQ),
+              (unsigned)((p->refs + refs_per_block - 1) / refs_per_block));
 
     fused_pass<<<grid, F_THREADS, staging>>>(PASS_MINMAX, dev->query, dev->base_t, dev->qnorm,
                                              dev->rnorm, p->queries, p->refs, p->dims, p->bins,
@@ -750,8 +775,8 @@ static void run_fused(nn_device *dev, int margin_bins)
 
 /* ---- version 6: integer tensor cores ---------------------------------------- */
 
-#define I_THREADS 256
-#define I_WARPS (I_THREADS / 32)
+#define I_WARPS 8                  /* warps per block */
+#define I_HIST_WARPS_ONE_GROUP 24  /* ... when one group fills the shared memory (plan_imma) */
 #define I_MTILES 2                 /* 16-reference tiles per warp step */
 #define I_STEP (16 * I_MTILES)     /* references per warp step: 32 */
 #define I_MAX_GROUPS 4             /* groups of 8 queries per block: up to 32 queries */
@@ -808,11 +833,12 @@ __device__ __forceinline__ void load_step(const uint4 *base8, int kblocks, int r
  * PASS_MINMAX keeps each query's smallest and largest s; PASS_HISTOGRAM bins
  * s as version 5 does into `copies` private histograms per query in shared
  * memory (lane % copies picks one: with 32 copies no two lanes of a warp ever
- * collide), or straight into global memory when copies = 0.  NQ is a template
- * parameter so that the accumulators stay in registers. */
-template <int NQ>
-__global__ void __launch_bounds__(I_THREADS)
-imma_pass(int pass, const uint4 *query8, const uint4 *base8, int kblocks, const float *qnorm,
+ * collide), or straight into global memory when copies = 0.  The pass, NQ and
+ * the warps per block are template parameters: the accumulators stay in
+ * registers, and each pass is compiled with only its own registers. */
+template <int PASS, int NQ, int WARPS>
+__global__ void __launch_bounds__(WARPS * 32)
+imma_pass(const uint4 *query8, const uint4 *base8, int kblocks, const float *qnorm,
           const float *rnorm, int nq, int refs, int refs_per_block, int k, uint32_t *smin,
           uint32_t *smax, const float *threshold, const float *margin, uint32_t *hist,
           int copies)
@@ -833,25 +859,25 @@ imma_pass(int pass, const uint4 *query8, const uint4 *base8, int kblocks, const 
 
     /* the queries' B fragments, one 32-byte piece per (group, block, lane);
      * the packed queries are padded to whole groups, so every row exists */
-    for (int i = threadIdx.x; i < NQ * kblocks * 32; i += I_THREADS) {
+    for (int i = threadIdx.x; i < NQ * kblocks * 32; i += WARPS * 32) {
         int l = i % 32, n = i / 32 / kblocks, kb = i / 32 % kblocks;
         const uint4 *src = query8 + (size_t)(q0 + n * 8 + l / 4) * block_vec + kb * 8 + 2 * (l % 4);
         s_qlo[i] = src[0];
         s_qhi[i] = src[1];
     }
-    for (int i = threadIdx.x; i < NQ * 8; i += I_THREADS) {
+    for (int i = threadIdx.x; i < NQ * 8; i += WARPS * 32) {
         int q = q0 + i;
         s_qn[i] = q < nq ? (int)qnorm[q] : 0; /* exact: an integer below 2^24 */
         s_min[i] = 0xFFFFFFFFu;
         s_max[i] = 0;
         s_root[i] = s_scale[i] = s_margin[i] = 0.0f;
-        if (pass == PASS_HISTOGRAM && q < nq) {
+        if (PASS == PASS_HISTOGRAM && q < nq) {
             bin_guess_params(smin, smax, q, k, &s_root[i], &s_scale[i]);
             s_margin[i] = margin[q];
         }
     }
-    if (pass == PASS_HISTOGRAM && copies)
-        for (int i = threadIdx.x; i < NQ * 8 * k * copies; i += I_THREADS)
+    if (PASS == PASS_HISTOGRAM && copies)
+        for (int i = threadIdx.x; i < NQ * 8 * k * copies; i += WARPS * 32)
             s_hist[i] = 0;
     __syncthreads();
 
@@ -864,7 +890,7 @@ imma_pass(int pass, const uint4 *query8, const uint4 *base8, int kblocks, const 
     int r0 = r_begin + warp * I_STEP;
     if (r0 < r_end)
         load_step(base8, kblocks, r0, 0, g, t, wa);
-    for (; r0 < r_end; r0 += I_WARPS * I_STEP) {
+    for (; r0 < r_end; r0 += WARPS * I_STEP) {
         int acc[I_MTILES][NQ][4];
 #pragma unroll
         for (int mt = 0; mt < I_MTILES; mt++)
@@ -893,42 +919,55 @@ imma_pass(int pass, const uint4 *query8, const uint4 *base8, int kblocks, const 
             }
         }
         /* the next step's first block is on its way while this one is binned */
-        int r_next = r0 + I_WARPS * I_STEP;
+        int r_next = r0 + WARPS * I_STEP;
         if (r_next < r_end)
             load_step(base8, kblocks, r_next, 0, g, t, wa);
 
+        int rn[I_MTILES][2]; /* ||r||^2 of rows g and g + 8 of each tile */
 #pragma unroll
-        for (int mt = 0; mt < I_MTILES; mt++) {
-            int rows[2] = {r0 + mt * 16 + g, r0 + mt * 16 + g + 8};
-            int rn[2];
+        for (int mt = 0; mt < I_MTILES; mt++)
 #pragma unroll
-            for (int half = 0; half < 2; half++)
-                rn[half] = rows[half] < r_end ? (int)rnorm[rows[half]] : 0;
+            for (int half = 0; half < 2; half++) {
+                int r = r0 + mt * 16 + half * 8 + g;
+                rn[mt][half] = r < r_end ? (int)rnorm[r] : 0;
+            }
+        /* c[i] of a tile is query imma_c_query(lane, i), which depends on i % 2
+         * only: a thread holds 2 queries per group, each for 4 references */
 #pragma unroll
-            for (int n = 0; n < NQ; n++)
+        for (int n = 0; n < NQ; n++)
 #pragma unroll
-                for (int i = 0; i < 4; i++) {
-                    int r = r0 + mt * 16 + imma_c_ref(lane, i);
-                    int ql = n * 8 + imma_c_query(lane, i);
-                    if (r >= r_end || q0 + ql >= nq)
-                        continue;
-                    uint32_t s = (uint32_t)(s_qn[ql] + rn[i / 2] - 2 * acc[mt][n][i]);
-                    if (pass == PASS_MINMAX) {
-                        my_min[n][i % 2] = min(my_min[n][i % 2], s);
-                        my_max[n][i % 2] = max(my_max[n][i % 2], s);
-                    } else {
-                        int b = nn_bin_fast((float)s, threshold + (size_t)(q0 + ql) * (k - 1), k,
-                                            s_root[ql], s_scale[ql], s_margin[ql]);
-                        if (copies)
-                            atomicAdd(&s_hist[(ql * k + b) * copies + lane % copies], 1u);
-                        else
-                            atomicAdd(&hist[(size_t)(q0 + ql) * k + b], 1u);
+            for (int j = 0; j < 2; j++) {
+                int ql = n * 8 + imma_c_query(lane, j);
+                if (q0 + ql >= nq)
+                    continue;
+                int qn = s_qn[ql];
+                /* read once here, used for all 4 references (PASS_HISTOGRAM) */
+                float root = s_root[ql], scale = s_scale[ql], qmargin = s_margin[ql];
+                const float *thr = threshold + (size_t)(q0 + ql) * (k - 1);
+                uint32_t *counts = copies ? s_hist + (size_t)ql * k * copies + lane % copies
+                                          : hist + (size_t)(q0 + ql) * k;
+                int stride = copies ? copies : 1;
+#pragma unroll
+                for (int mt = 0; mt < I_MTILES; mt++)
+#pragma unroll
+                    for (int half = 0; half < 2; half++) {
+                        int i = 2 * half + j;
+                        int r = r0 + mt * 16 + imma_c_ref(lane, i);
+                        if (r >= r_end)
+                            continue;
+                        uint32_t s = (uint32_t)(qn + rn[mt][half] - 2 * acc[mt][n][i]);
+                        if (PASS == PASS_MINMAX) {
+                            my_min[n][j] = min(my_min[n][j], s);
+                            my_max[n][j] = max(my_max[n][j], s);
+                        } else {
+                            int b = nn_bin_fast((float)s, thr, k, root, scale, qmargin);
+                            atomicAdd(&counts[b * stride], 1u);
+                        }
                     }
-                }
-        }
+            }
     }
 
-    if (pass == PASS_MINMAX) {
+    if (PASS == PASS_MINMAX) {
         /* lanes with the same t hold the same queries: combine over g */
 #pragma unroll
         for (int n = 0; n < NQ; n++)
@@ -946,14 +985,14 @@ imma_pass(int pass, const uint4 *query8, const uint4 *base8, int kblocks, const 
             }
         __syncthreads();
         /* integers below 2^24 are exact floats, in the same order as their bits */
-        for (int i = threadIdx.x; i < NQ * 8; i += I_THREADS)
+        for (int i = threadIdx.x; i < NQ * 8; i += WARPS * 32)
             if (q0 + i < nq && s_min[i] != 0xFFFFFFFFu) {
                 atomicMin(&smin[q0 + i], __float_as_uint((float)s_min[i]));
                 atomicMax(&smax[q0 + i], __float_as_uint((float)s_max[i]));
             }
     } else if (copies) {
         __syncthreads();
-        for (int i = threadIdx.x; i < NQ * 8 * k; i += I_THREADS) {
+        for (int i = threadIdx.x; i < NQ * 8 * k; i += WARPS * 32) {
             uint32_t count = 0;
             for (int c = 0; c < copies; c++)
                 count += s_hist[i * copies + c];
@@ -963,17 +1002,18 @@ imma_pass(int pass, const uint4 *query8, const uint4 *base8, int kblocks, const 
     }
 }
 
-/* How one pass is laid out: query groups per block, histogram copies (0: the
- * counts go to global memory), references per block, dynamic shared memory. */
+/* How one pass is laid out: query groups per block, warps per block,
+ * histogram copies (0: the counts go to global memory), references per block,
+ * dynamic shared memory. */
 typedef struct {
-    int groups, copies, refs_per_block;
+    int groups, warps, copies, refs_per_block;
     size_t smem;
 } imma_plan;
 
 static imma_plan plan_imma(const nn_device *dev, int pass)
 {
     const nn_problem *p = &dev->p;
-    imma_plan plan = {I_MAX_GROUPS, 0, I_MINMAX_REFS, 0};
+    imma_plan plan = {I_MAX_GROUPS, I_WARPS, 0, I_MINMAX_REFS, 0};
     size_t fragments = (size_t)I_MAX_GROUPS * dev->kblocks * 32 * 2 * sizeof(uint4);
     size_t room = gpu_shared_memory_optin() - 2048; /* the static arrays */
     if (pass == PASS_HISTOGRAM) {
@@ -992,14 +1032,21 @@ static imma_plan plan_imma(const nn_device *dev, int pass)
         } else {
             plan.groups = I_MAX_GROUPS;
         }
+        /* one group's histograms fill the shared memory, so one block is all
+         * that fits on a multiprocessor: give it more warps, so that while some
+         * wait for their references or their atomics, others have work.  On
+         * the H100 at K = 5000 (1,000 queries): 8 warps 8.5 ms, 16 warps
+         * 4.9 ms, 24 warps 3.8 ms, 32 warps 3.8 ms (and spills) */
+        if (plan.groups == 1 && plan.copies)
+            plan.warps = I_HIST_WARPS_ONE_GROUP;
         /* enough references per block that the final flush of its K counters
          * per query is small beside the distances it counted */
         plan.refs_per_block = (int)round_up((size_t)(64 * p->bins > I_MINMAX_REFS ? 64 * p->bins
                                                                                    : I_MINMAX_REFS),
-                                            I_WARPS * I_STEP);
+                                            plan.warps * I_STEP);
     }
     /* the grid's y dimension holds at most 65535 ranges */
-    size_t least = round_up(((size_t)p->refs + 65534) / 65535, I_WARPS * I_STEP);
+    size_t least = round_up(((size_t)p->refs + 65534) / 65535, plan.warps * I_STEP);
     if ((size_t)plan.refs_per_block < least)
         plan.refs_per_block = (int)least;
     plan.smem = (size_t)plan.groups * dev->kblocks * 32 * 2 * sizeof(uint4) +
@@ -1007,16 +1054,16 @@ static imma_plan plan_imma(const nn_device *dev, int pass)
     return plan;
 }
 
-template <int NQ>
-static void launch_imma(nn_device *dev, int pass, const imma_plan *plan)
+template <int PASS, int NQ, int WARPS>
+static void launch_imma(nn_device *dev, const imma_plan *plan)
 {
     const nn_problem *p = &dev->p;
-    CUDA_CHECK(cudaFuncSetAttribute(imma_pass<NQ>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)plan->smem));
+    CUDA_CHECK(cudaFuncSetAttribute(imma_pass<PASS, NQ, WARPS>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)plan->smem));
     dim3 grid((unsigned)((p->queries + NQ * 8 - 1) / (NQ * 8)),
               (unsigned)((p->refs + plan->refs_per_block - 1) / plan->refs_per_block));
-    imma_pass<NQ><<<grid, I_THREADS, plan->smem>>>(
-        pass, (const uint4 *)dev->query8, (const uint4 *)dev->base8, dev->kblocks, dev->qnorm,
+    imma_pass<PASS, NQ, WARPS><<<grid, WARPS * 32, plan->smem>>>(
+        (const uint4 *)dev->query8, (const uint4 *)dev->base8, dev->kblocks, dev->qnorm,
         dev->rnorm, p->queries, p->refs, plan->refs_per_block, p->bins, dev->smin, dev->smax,
         dev->threshold, dev->margin, dev->hist, plan->copies);
     CUDA_CHECK_LAUNCH();
@@ -1025,12 +1072,16 @@ static void launch_imma(nn_device *dev, int pass, const imma_plan *plan)
 static void run_imma_pass(nn_device *dev, int pass)
 {
     imma_plan plan = plan_imma(dev, pass);
-    if (plan.groups == 4)
-        launch_imma<4>(dev, pass, &plan);
+    if (pass == PASS_MINMAX)
+        launch_imma<PASS_MINMAX, I_MAX_GROUPS, I_WARPS>(dev, &plan);
+    else if (plan.groups == 4)
+        launch_imma<PASS_HISTOGRAM, 4, I_WARPS>(dev, &plan);
     else if (plan.groups == 2)
-        launch_imma<2>(dev, pass, &plan);
+        launch_imma<PASS_HISTOGRAM, 2, I_WARPS>(dev, &plan);
+    else if (plan.warps == I_HIST_WARPS_ONE_GROUP)
+        launch_imma<PASS_HISTOGRAM, 1, I_HIST_WARPS_ONE_GROUP>(dev, &plan);
     else
-        launch_imma<1>(dev, pass, &plan);
+        launch_imma<PASS_HISTOGRAM, 1, I_WARPS>(dev, &plan);
 }
 
 static void run_imma(nn_device *dev)

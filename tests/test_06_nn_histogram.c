@@ -118,6 +118,7 @@ int main(int argc, char **argv)
         {9, 3000, 128, 8192, SIFT_LIKE},  /* no histogram fits in shared memory */
         {20, 1900, 200, 2000, SIFT_LIKE}, /* two groups of 8 queries; 2 blocks of dims */
         {3, 5000, 256, 300, SIFT_LIKE},   /* the largest d of version 6 */
+        {8, 4000, 128, 5000, SIFT_LIKE},  /* version 6: one group, 24 warps (also under --small) */
     };
     int count = sizeof shapes / sizeof shapes[0];
     for (int i = 0; i < count; i++) {
