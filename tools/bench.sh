@@ -11,9 +11,10 @@
 #   sweep03   stage 03: block sizes and scan variants
 #   sweep04   stage 04: digit widths, block sizes, scan block sizes, keys per thread, scans
 #   nn06      stage 06 at the full size (10,000 x 1,000,000 x 128), K = 5 and 5000, every
-#             version and cuBLAS, one timed run each (not in the default sets: minutes).
+#             version and cuBLAS, the median of 3 timed runs each (not in the default sets:
+#             about 4 minutes on an H100).
 #             NN06_BINS="5000" runs one K only (the rows are appended to nn06.csv);
-#             NN06_RUNS sets --runs (default 1).
+#             NN06_RUNS sets --runs (default 3).
 # <machine> is the GPU's name (nvidia-smi), or cpu-<model> where there is no GPU.
 # BENCH_RUNS (default 5) sets --runs.
 set -u
@@ -97,7 +98,7 @@ for set in "${sets[@]}"; do
         csv="$out_dir/nn06.csv" # appended to: one K per call is allowed (NN06_BINS)
         cols="date stage queries refs dims bins version ran reduce runs ms distances_ms minmax_ms"
         cols="$cols thresholds_ms histogram_ms pack_ms cublas_ms vs_cublas exact check gpu args"
-        nn_runs=${NN06_RUNS:-1}
+        nn_runs=${NN06_RUNS:-3}
         for k in ${NN06_BINS:-5 5000}; do
             out=$("$bin_dir/06_nn_histogram" --bins "$k" --version all --runs "$nn_runs" 2>&1); rc=$?
             [ "$rc" -eq 77 ] && { echo "  06_nn_histogram: skipped, no CUDA device"; break; }
