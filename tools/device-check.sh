@@ -38,7 +38,7 @@ for part in "${parts[@]}"; do
         # several at once: the sanitizers are bound by the CPU, not the GPU
         SANITIZE_JOBS=${SANITIZE_JOBS:-$jobs} SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-400} \
             tools/sanitize.sh $gpu_tests >"$OUT/sanitize.log" 2>&1
-        note "sanitize: $(tail -n 1 "$OUT/sanitize.log")" ;;
+        note "$(tail -n 1 "$OUT/sanitize.log")" ;;
     run)
         make run >"$OUT/run.log" 2>&1
         note "run: exit $?"; sed -n '/=== summary/,$p' "$OUT/run.log" | tee -a "$summary" ;;
