@@ -1037,7 +1037,7 @@ static imma_plan plan_imma(const nn_device *dev, int pass)
          * wait for their references or their atomics, others have work.  On
          * the H100 at K = 5000 (1,000 queries): 8 warps 8.5 ms, 16 warps
          * 4.9 ms, 24 warps 3.8 ms, 32 warps 3.8 ms (and spills) */
-        if (plan.groups == 1 && plan.copies)
+        if (plan.groups == 1)
             plan.warps = I_HIST_WARPS_ONE_GROUP;
         /* enough references per block that the final flush of its K counters
          * per query is small beside the distances it counted */
@@ -1078,10 +1078,8 @@ static void run_imma_pass(nn_device *dev, int pass)
         launch_imma<PASS_HISTOGRAM, 4, I_WARPS>(dev, &plan);
     else if (plan.groups == 2)
         launch_imma<PASS_HISTOGRAM, 2, I_WARPS>(dev, &plan);
-    else if (plan.warps == I_HIST_WARPS_ONE_GROUP)
-        launch_imma<PASS_HISTOGRAM, 1, I_HIST_WARPS_ONE_GROUP>(dev, &plan);
     else
-        launch_imma<PASS_HISTOGRAM, 1, I_WARPS>(dev, &plan);
+        launch_imma<PASS_HISTOGRAM, 1, I_HIST_WARPS_ONE_GROUP>(dev, &plan);
 }
 
 static void run_imma(nn_device *dev)
