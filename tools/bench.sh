@@ -12,7 +12,7 @@
 #   sweep04   stage 04: digit widths, block sizes, scan block sizes, keys per thread, scans
 #   nn06      stage 06 at the full size (10,000 x 1,000,000 x 128), K = 5 and 5000, every
 #             version and cuBLAS, the median of 3 timed runs each (not in the default sets:
-#             about 4 minutes on an H100).
+#             about 2.5 minutes on an H100).
 #             NN06_BINS="5000" runs one K only (the rows are appended to nn06.csv);
 #             NN06_RUNS sets --runs (default 3).
 # <machine> is the GPU's name (nvidia-smi), or cpu-<model> where there is no GPU.
