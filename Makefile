@@ -12,6 +12,9 @@
 #   make clean           remove build/
 #
 # Variables: ARCH=sm_86 (or a list, "sm_80 sm_90"), DEBUG=1 (device code with -G).
+# A change of ARCH, DEBUG or the compilers rebuilds everything they touch.
+# make run / test / bench / sanitize build in parallel (one job per core)
+# unless -j is given.
 
 # The toolkit root comes from nvcc itself (its --dryrun prints TOP=<root>), not
 # from where nvcc sits on PATH: /usr/local/bin/nvcc may be a wrapper script
@@ -48,6 +51,11 @@ endif
 else
 ARCH_SOURCE := ARCH on the command line
 endif
+# "ARCH=86" or "ARCH=compute_86" would reach nvcc as a fatal error: say what to write.
+BAD_ARCH := $(shell printf '%s\n' $(ARCH) | grep -vE '^sm_[0-9]+a?$$')
+ifneq ($(BAD_ARCH),)
+$(error ARCH="$(ARCH)": name each GPU architecture as sm_NN, for example ARCH=sm_$(firstword $(subst compute_,,$(subst sm_,,$(BAD_ARCH)))) (or a list: ARCH="sm_80 sm_90"))
+endif
 NEWEST_ARCH := $(lastword $(ARCH))
 GENCODE := $(foreach a,$(ARCH),-gencode arch=compute_$(a:sm_%=%),code=$(a)) \
            -gencode arch=compute_$(NEWEST_ARCH:sm_%=%),code=compute_$(NEWEST_ARCH:sm_%=%)
@@ -66,7 +74,7 @@ NVCCFLAGS += -G -g -DSORT_DEBUG_SYNC
 else
 NVCCFLAGS += -lineinfo
 endif
-LDLIBS := -lpthread
+LDLIBS := -lpthread -ldl
 
 ifeq ($(MAKELEVEL),0)
 ifeq ($(filter clean diff help tables,$(MAKECMDGOALS)),)
@@ -75,6 +83,28 @@ $(info [build] CC   = $(CC) $(CFLAGS))
 $(info [build] NVCC = $(NVCC) $(NVCCFLAGS))
 endif
 endif
+
+# ---- rebuild when the flags change ---------------------------------------------
+# build/flags holds the compilers and flags of the last build.  Every object
+# depends on it, and it is rewritten only when they change: `make ARCH=sm_80`
+# after `make` rebuilds, a second `make ARCH=sm_80` does nothing.
+FLAGS_FILE := $(BUILD)/flags
+FLAGS_NOW := $(CC) $(CFLAGS) | $(NVCC) $(NVCCFLAGS) | $(LDLIBS)
+ifneq ($(filter-out clean diff help tables,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(file <$(FLAGS_FILE)),$(FLAGS_NOW))
+$(shell mkdir -p $(BUILD))
+$(file >$(FLAGS_FILE),$(FLAGS_NOW))
+endif
+endif
+$(FLAGS_FILE):
+	@mkdir -p $(@D)
+	$(file >$@,$(FLAGS_NOW))
+
+# One job per core for the targets that build before they run, unless the
+# command line gave -j (then MAKEFLAGS holds it, or the jobserver it started).
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+JOBS = $(if $(findstring jobserver,$(MAKEFLAGS))$(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+BUILD_ALL = $(MAKE) --no-print-directory $(JOBS) all
 
 # ---- what exists --------------------------------------------------------------
 # A sort stage is a directory NN_name holding radix_sort.c or radix_sort.cu; any
@@ -110,11 +140,11 @@ help:
 	@sed -n '2,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
 
 # ---- objects ------------------------------------------------------------------
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/%.o: %.cu
+$(BUILD)/obj/%.o: %.cu $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
@@ -151,16 +181,21 @@ $(BUILD)/tests/test_gpu_common: $(BUILD)/obj/tests/test_gpu_common.o \
 include $(wildcard [0-9][0-9]_*/rules.mk)
 
 # ---- running ------------------------------------------------------------------
-run: all
-	@tools/run-stages.sh $(BUILD)/bin $(SORT_STAGES)
+# Each builds first, in parallel (BUILD_ALL), then runs.
+run:
+	@$(BUILD_ALL)
+	@tools/run-stages.sh $(BUILD)/bin $(STAGES)
 
-test: all
+test:
+	@$(BUILD_ALL)
 	@tools/run-tests.sh $(TEST_BINS) $(TEST_SCRIPTS)
 
-sanitize: all
+sanitize:
+	@$(BUILD_ALL)
 	@CUDA_PATH=$(CUDA_PATH) tools/sanitize.sh $(filter-out $(CPU_TESTS),$(TEST_BINS))
 
-bench: all
+bench:
+	@$(BUILD_ALL)
 	@tools/bench.sh $(BUILD)/bin
 
 tables:

@@ -76,16 +76,13 @@ const stage_info STAGE = {
     .step_name = {"histogram", "scan", "scatter"},
     .uses = USES_BITS | USES_MODE | USES_BLOCK,
     .defaults = {.bits = 6, .block = 256, .mode = MODE_PLAIN},
+    .range = {.bits = {1, 16}, .block = {1, 1 << 24}},
 };
 
 static size_t blocks_for(size_t n, int block) { return (n + (size_t)block - 1) / (size_t)block; }
 
 int stage_check_options(const sort_options *opt, size_t n, char *err, size_t errlen)
 {
-    if (opt->bits < 1 || opt->bits > 16) {
-        snprintf(err, errlen, "--bits %d: this stage sorts with digits of 1 to 16 bits", opt->bits);
-        return -1;
-    }
     if (opt->mode == MODE_BLOCKED) {
         size_t entries = ((size_t)1 << opt->bits) * blocks_for(n, opt->block);
         if (entries > MAX_TABLE_ENTRIES) {
@@ -97,6 +94,13 @@ int stage_check_options(const sort_options *opt, size_t n, char *err, size_t err
         }
     }
     return 0;
+}
+
+size_t stage_device_bytes(const sort_options *opt, size_t n)
+{
+    (void)opt;
+    (void)n;
+    return 0; /* a CPU stage */
 }
 
 /* ---- plain mode: one histogram for the whole array ------------------------ */

@@ -78,31 +78,23 @@ const stage_info STAGE = {
     .uses = USES_BITS | USES_BLOCK | USES_SCAN_BLOCK | USES_HIST | USES_SCAN,
     .defaults = {.bits = 6, .block = 256, .scan_block = 256, .hist_variant = HIST_SHARED,
                  .scan_variant = SCAN_BLELLOCH},
+    .range = {.bits = {1, 8}, .block = {32, 1024, 1}, .scan_block = {32, 1024, 1}},
 };
 
-static int is_power_of_two(int x) { return x > 0 && (x & (x - 1)) == 0; }
-
-static int check_block_size(const char *option, int block, char *err, size_t errlen)
+/* The declared ranges (STAGE.range) are all this stage needs. */
+int stage_check_options(const sort_options *opt, size_t n, char *err, size_t errlen)
 {
-    if (!is_power_of_two(block) || block < 32 || block > 1024) {
-        snprintf(err, errlen, "%s %d: block sizes must be powers of two from 32 to 1024", option,
-                 block);
-        return -1;
-    }
+    (void)opt;
+    (void)n;
+    (void)err;
+    (void)errlen;
     return 0;
 }
 
-int stage_check_options(const sort_options *opt, size_t n, char *err, size_t errlen)
+size_t stage_device_bytes(const sort_options *opt, size_t n)
 {
-    if (opt->bits < 1 || opt->bits > 8) {
-        snprintf(err, errlen, "--bits %d: this stage sorts with digits of 1 to 8 bits", opt->bits);
-        return -1;
-    }
-    if (check_block_size("--block", opt->block, err, errlen) ||
-        check_block_size("--scan-block", opt->scan_block, err, errlen))
-        return -1;
-    return gpu_require_memory(n * sizeof(uint32_t) + (1u << 20), "sorting these keys", err,
-                              errlen);
+    (void)opt;
+    return n * sizeof(uint32_t) + (1u << 20);
 }
 
 /* ---- histogram kernels ---------------------------------------------------- */

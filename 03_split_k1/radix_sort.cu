@@ -65,28 +65,24 @@ const stage_info STAGE = {
     .step_name = {"scan", "scatter"},
     .uses = USES_BLOCK | USES_SCAN_BLOCK | USES_SCAN,
     .defaults = {.bits = 1, .block = 256, .scan_block = 256, .scan_variant = SCAN_BLELLOCH},
+    .range = {.block = {32, 1024, 1}, .scan_block = {32, 1024, 1}},
 };
 
-static int is_power_of_two(int x) { return x > 0 && (x & (x - 1)) == 0; }
-
-static int check_block_size(const char *option, int block, char *err, size_t errlen)
+/* The declared ranges (STAGE.range) are all this stage needs. */
+int stage_check_options(const sort_options *opt, size_t n, char *err, size_t errlen)
 {
-    if (!is_power_of_two(block) || block < 32 || block > 1024) {
-        snprintf(err, errlen, "%s %d: block sizes must be powers of two from 32 to 1024", option,
-                 block);
-        return -1;
-    }
+    (void)opt;
+    (void)n;
+    (void)err;
+    (void)errlen;
     return 0;
 }
 
-int stage_check_options(const sort_options *opt, size_t n, char *err, size_t errlen)
+size_t stage_device_bytes(const sort_options *opt, size_t n)
 {
-    if (check_block_size("--block", opt->block, err, errlen) ||
-        check_block_size("--scan-block", opt->scan_block, err, errlen))
-        return -1;
+    (void)opt;
     /* two key buffers (ping-pong) and the in-tile scan of the bits */
-    return gpu_require_memory(3 * n * sizeof(uint32_t) + (1u << 20), "sorting these keys", err,
-                              errlen);
+    return 3 * n * sizeof(uint32_t) + (1u << 20);
 }
 
 /* ---- scan: in-block scans ------------------------------------------------- */

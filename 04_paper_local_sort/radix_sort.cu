@@ -76,19 +76,9 @@ const stage_info STAGE = {
     .uses = USES_BITS | USES_BLOCK | USES_SCAN_BLOCK | USES_KPT | USES_SCAN,
     .defaults = {.bits = 4, .block = 256, .scan_block = 256, .kpt = 8,
                  .scan_variant = SCAN_HILLIS_STEELE},
+    .range = {.bits = {1, 8}, .block = {32, 1024, 1}, .scan_block = {32, 1024, 1},
+              .kpt = {1, MAX_KPT}},
 };
-
-static int is_power_of_two(int x) { return x > 0 && (x & (x - 1)) == 0; }
-
-static int check_block_size(const char *option, int block, char *err, size_t errlen)
-{
-    if (!is_power_of_two(block) || block < 32 || block > 1024) {
-        snprintf(err, errlen, "%s %d: block sizes must be powers of two from 32 to 1024", option,
-                 block);
-        return -1;
-    }
-    return 0;
-}
 
 /* Shared memory of the local sort: the padded tile and the padded scan buffer. */
 static size_t local_sort_shared_bytes(int block, int kpt)
@@ -103,33 +93,26 @@ static size_t tiles_for(size_t n, const sort_options *opt)
     return (n + tile - 1) / tile;
 }
 
+/* Beyond the declared ranges: the tile must fit in a block's shared memory. */
 int stage_check_options(const sort_options *opt, size_t n, char *err, size_t errlen)
 {
-    if (opt->bits < 1 || opt->bits > 8) {
-        snprintf(err, errlen, "--bits %d: this stage sorts with digits of 1 to 8 bits", opt->bits);
-        return -1;
-    }
-    if (check_block_size("--block", opt->block, err, errlen) ||
-        check_block_size("--scan-block", opt->scan_block, err, errlen))
-        return -1;
-    if (opt->kpt < 1 || opt->kpt > MAX_KPT) {
-        snprintf(err, errlen, "--kpt %d: this stage handles 1 to %d keys per thread", opt->kpt,
-                 MAX_KPT);
-        return -1;
-    }
+    (void)n;
     size_t shared = local_sort_shared_bytes(opt->block, opt->kpt);
-    if (shared > gpu_shared_memory_per_block()) {
+    if (shared > SHARED_MEMORY_PER_BLOCK) {
         snprintf(err, errlen,
                  "--block %d --kpt %d: a tile of %d keys needs %zu bytes of shared memory, more "
-                 "than the %zu a block may use; use fewer keys per thread or a smaller block",
-                 opt->block, opt->kpt, opt->block * opt->kpt, shared,
-                 gpu_shared_memory_per_block());
+                 "than the %d a block may use; use fewer keys per thread or a smaller block",
+                 opt->block, opt->kpt, opt->block * opt->kpt, shared, SHARED_MEMORY_PER_BLOCK);
         return -1;
     }
-    /* two key buffers (ping-pong), the [digit][block] table and the run starts */
+    return 0;
+}
+
+/* two key buffers (ping-pong), the [digit][block] table and the run starts */
+size_t stage_device_bytes(const sort_options *opt, size_t n)
+{
     size_t table = ((size_t)1 << opt->bits) * tiles_for(n, opt);
-    return gpu_require_memory((2 * n + 2 * table) * sizeof(uint32_t) + (1u << 20),
-                              "sorting these keys", err, errlen);
+    return (2 * n + 2 * table) * sizeof(uint32_t) + (1u << 20);
 }
 
 /* ---- scan: in-block scans ------------------------------------------------- */

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clip.h"
+#include "files.h"
 #include "gpu.h"
 #include "keys.h"
 #include "nn_histogram.h"
@@ -20,7 +22,7 @@
 #include "timer.h"
 #include "vecs.h"
 
-enum { EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2, EXIT_SKIP = 77 };
+enum { EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2 };
 
 #define MAX_QUERIES 500000    /* the fused kernel's grid holds 65535 x 8 queries */
 #define MAX_REFS 100000000
@@ -74,7 +76,7 @@ static int number(const char *option, const char *text, uint64_t min, uint64_t m
     if (!text || parse_number(text, min, max, &v)) {
         char msg[256];
         snprintf(msg, sizeof msg, "%s '%s': expected a whole number from %llu to %llu", option,
-                 text ? text : "", (unsigned long long)min, (unsigned long long)max);
+                 clip(text).text, (unsigned long long)min, (unsigned long long)max);
         die(msg);
     }
     return (int)v;
@@ -87,8 +89,15 @@ static void parse(int argc, char **argv, nn_config *c)
                      .check = 16};
     int sizes_given = 0;
     for (int i = 1; i < argc; i++) {
+        /* "--bins 10" and "--bins=10" alike: name in a, value in v */
+        char name[32];
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *eq = a[0] == '-' && a[1] == '-' ? strchr(a, '=') : NULL;
         int takes = 1;
+        if (eq && (size_t)(eq - a) < sizeof name) {
+            snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
+            a = name, v = eq + 1, takes = 0;
+        }
         if (!strcmp(a, "-q"))
             c->queries = number(a, v, 1, MAX_QUERIES), sizes_given = 1;
         else if (!strcmp(a, "-r"))
@@ -118,16 +127,18 @@ static void parse(int argc, char **argv, nn_config *c)
             }
             *(a[2] == 'b' ? &c->base : a[2] == 'q' ? &c->query : &c->output) = v;
         } else {
-            takes = 0;
-            if (!strcmp(a, "--no-cublas"))
-                c->no_cublas = 1;
-            else if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-                c->help = 1;
-            else {
-                char msg[160];
-                snprintf(msg, sizeof msg, "unknown option '%s' (see --help)", a);
+            char msg[160];
+            int help = !strcmp(a, "--help") || !strcmp(a, "-h");
+            if (!help && strcmp(a, "--no-cublas")) {
+                snprintf(msg, sizeof msg, "unknown option '%s' (see --help)", clip(argv[i]).text);
                 die(msg);
             }
+            if (!takes) {
+                snprintf(msg, sizeof msg, "%s takes no value", a);
+                die(msg);
+            }
+            takes = 0;
+            *(help ? &c->help : &c->no_cublas) = 1;
         }
         i += takes;
     }
@@ -142,33 +153,40 @@ typedef struct {
     nn_problem p;
 } nn_data;
 
-static void load_data(const nn_config *c, nn_data *data)
+/* --base and --query: read before the GPU is looked for, so that a bad file
+ * is reported on any machine. */
+static void read_data(const nn_config *c, nn_data *data)
 {
     char err[512];
     int nq, nr, dq, dr;
-    if (c->base) {
-        if (read_fvecs(c->base, &data->base, &nr, &dr, err, sizeof err) ||
-            read_fvecs(c->query, &data->query, &nq, &dq, err, sizeof err))
-            die(err);
-        if (dq != dr) {
-            snprintf(err, sizeof err, "the queries have %d dimensions, the references %d", dq, dr);
-            die(err);
-        }
-        if (nq > MAX_QUERIES || nr > MAX_REFS) {
-            snprintf(err, sizeof err, "%d queries and %d references: at most %d and %d", nq, nr,
-                     MAX_QUERIES, MAX_REFS);
-            die(err);
-        }
-    } else {
-        nq = c->queries, nr = c->refs, dq = dr = c->dims;
-        data->query = malloc((size_t)nq * dq * sizeof(float));
-        data->base = malloc((size_t)nr * dr * sizeof(float));
-        if (!data->query || !data->base)
-            die("not enough host memory for the data");
-        make_sift_like(data->query, nq, dq, c->seed);
-        make_sift_like(data->base, nr, dr, c->seed + 1);
+    if (read_fvecs(c->base, &data->base, &nr, &dr, err, sizeof err) ||
+        read_fvecs(c->query, &data->query, &nq, &dq, err, sizeof err))
+        die(err);
+    if (dq != dr) {
+        snprintf(err, sizeof err, "the queries have %d dimensions, the references %d", dq, dr);
+        die(err);
+    }
+    if (nq > MAX_QUERIES || nr > MAX_REFS) {
+        snprintf(err, sizeof err, "%d queries and %d references: at most %d and %d", nq, nr,
+                 MAX_QUERIES, MAX_REFS);
+        die(err);
     }
     data->p = (nn_problem){.queries = nq, .refs = nr, .dims = dq, .bins = c->bins,
+                           .query = data->query, .base = data->base};
+}
+
+/* SIFT-like data: made only once there is a GPU to use it (it can take
+ * seconds and gigabytes). */
+static void generate_data(const nn_config *c, nn_data *data)
+{
+    int nq = c->queries, nr = c->refs, d = c->dims;
+    data->query = malloc((size_t)nq * d * sizeof(float));
+    data->base = malloc((size_t)nr * d * sizeof(float));
+    if (!data->query || !data->base)
+        die("not enough host memory for the data");
+    make_sift_like(data->query, nq, d, c->seed);
+    make_sift_like(data->base, nr, d, c->seed + 1);
+    data->p = (nn_problem){.queries = nq, .refs = nr, .dims = d, .bins = c->bins,
                            .query = data->query, .base = data->base};
 }
 
@@ -273,14 +291,18 @@ int main(int argc, char **argv)
         usage();
         return 0;
     }
-    char why[256], err[512], gpu[256];
+    /* everything that needs no GPU is checked first (exit 2), then the GPU
+     * (77 when there is none, 3 when it fails), then the work */
+    char err[512], gpu[256];
+    if (c.output && check_output_file(c.output, err, sizeof err))
+        die(err);
     nn_data data;
-    load_data(&c, &data); /* bad files are reported on any machine, GPU or not */
+    if (c.base)
+        read_data(&c, &data);
+    gpu_require("06_nn_histogram");
+    if (!c.base)
+        generate_data(&c, &data);
     const nn_problem *p = &data.p;
-    if (!gpu_available(why, sizeof why)) {
-        printf("SKIP: 06_nn_histogram needs a CUDA device (%s)\n", why);
-        return EXIT_SKIP;
-    }
     gpu_name(gpu, sizeof gpu);
     int exact = nn_exact_data(p);
     nn_device *dev = nn_device_create(p, err, sizeof err);

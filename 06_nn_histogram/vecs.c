@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clip.h"
 #include "files.h"
 #include "keys.h"
 #include "vecs.h"
@@ -32,20 +33,21 @@ int read_fvecs(const char *path, float **data, int *count, int *dims, char *err,
         return -1;
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, "cannot open .fvecs file '%s': %s", path, strerror(errno));
+        snprintf(err, errlen, "cannot open .fvecs file '%s': %s", clip(path).text,
+                 strerror(errno));
         return -1;
     }
     unsigned char head[4];
     if (fread(head, 1, 4, f) != 4) {
         snprintf(err, errlen, "'%s' holds no vector (an .fvecs file starts with an int32 "
-                              "dimension)", path);
+                              "dimension)", clip(path).text);
         fclose(f);
         return -1;
     }
     int32_t d = read_le_i32(head);
     if (d < 1 || d > NN_MAX_DIMS) {
         snprintf(err, errlen, "'%s': the first vector's dimension is %d; expected 1 to %d",
-                 path, (int)d, NN_MAX_DIMS);
+                 clip(path).text, (int)d, NN_MAX_DIMS);
         fclose(f);
         return -1;
     }
@@ -54,20 +56,20 @@ int read_fvecs(const char *path, float **data, int *count, int *dims, char *err,
         snprintf(err, errlen,
                  "'%s' has %lld bytes, not a whole number of %d-dimensional vectors (%zu "
                  "bytes each): truncated, or vectors of different dimensions",
-                 path, bytes, (int)d, record);
+                 clip(path).text, bytes, (int)d, record);
         fclose(f);
         return -1;
     }
     size_t n = (size_t)bytes / record;
     if (n > (size_t)INT32_MAX / 2) {
-        snprintf(err, errlen, "'%s' holds %zu vectors, too many", path, n);
+        snprintf(err, errlen, "'%s' holds %zu vectors, too many", clip(path).text, n);
         fclose(f);
         return -1;
     }
     float *out = malloc(n * (size_t)d * sizeof *out);
     unsigned char *buf = malloc(record);
     if (!out || !buf) {
-        snprintf(err, errlen, "not enough host memory for '%s'", path);
+        snprintf(err, errlen, "not enough host memory for '%s'", clip(path).text);
         free(out);
         free(buf);
         fclose(f);
@@ -76,13 +78,13 @@ int read_fvecs(const char *path, float **data, int *count, int *dims, char *err,
     rewind(f);
     for (size_t i = 0; i < n; i++) {
         if (fread(buf, 1, record, f) != record) {
-            snprintf(err, errlen, "error while reading '%s' (vector %zu)", path, i);
+            snprintf(err, errlen, "error while reading '%s' (vector %zu)", clip(path).text, i);
             goto fail;
         }
         int32_t di = read_le_i32(buf);
         if (di != d) {
-            snprintf(err, errlen, "'%s': vector %zu has dimension %d, vector 0 has %d", path, i,
-                     (int)di, (int)d);
+            snprintf(err, errlen, "'%s': vector %zu has dimension %d, vector 0 has %d",
+                     clip(path).text, i, (int)di, (int)d);
             goto fail;
         }
         for (int32_t j = 0; j < d; j++) {
@@ -91,7 +93,7 @@ int read_fvecs(const char *path, float **data, int *count, int *dims, char *err,
             memcpy(&x, &bits, sizeof x);
             if (!isfinite(x)) {
                 snprintf(err, errlen, "'%s': vector %zu, component %d is not a finite number",
-                         path, i, (int)j);
+                         clip(path).text, i, (int)j);
                 goto fail;
             }
             out[i * (size_t)d + (size_t)j] = x;
@@ -116,7 +118,7 @@ static int write_records(const char *path, const void *values, int rows, int k, 
 {
     FILE *f = fopen(path, "wb");
     if (!f) {
-        snprintf(err, errlen, "cannot create '%s': %s", path, strerror(errno));
+        snprintf(err, errlen, "cannot create '%s': %s", clip(path).text, strerror(errno));
         return -1;
     }
     unsigned char *buf = malloc(4 + 4 * (size_t)k);
@@ -132,7 +134,7 @@ static int write_records(const char *path, const void *values, int rows, int k, 
     if (fclose(f) != 0)
         ok = 0;
     if (!ok) {
-        snprintf(err, errlen, "error while writing '%s'", path);
+        snprintf(err, errlen, "error while writing '%s'", clip(path).text);
         return -1;
     }
     return 0;

@@ -5,13 +5,15 @@
  * reference -> CUB on the same input in the same process (when there is a GPU)
  * -> a table in the style of the course reports' logs -> one RESULT line ->
  * exit status (0 check passed, 1 check failed, 2 bad usage or input,
- * 3 CUDA error, 77 skipped: no CUDA device).
+ * 3 CUDA error, 77 skipped: no CUDA device).  Bad options, files and sizes are
+ * reported before the GPU is looked for.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cub_baseline.h"
+#include "files.h"
 #include "gpu.h"
 #include "keys.h"
 #include "options.h"
@@ -20,7 +22,7 @@
 #include "stats.h"
 #include "timer.h"
 
-enum { EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2, EXIT_SKIP = 77 };
+enum { EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2 };
 
 typedef struct {
     uint32_t *keys;   /* the input */
@@ -46,14 +48,20 @@ static uint32_t *alloc_keys(size_t n)
     return p;
 }
 
-static void load_input(const run_config *cfg, key_buffers *b)
+/* A file is read at once: reading it is how its errors are found, and they
+ * must be reported before the GPU is looked for.  Generated keys wait. */
+static void read_input(const run_config *cfg, key_buffers *b)
 {
     char err[512];
-    if (cfg->input) {
-        if (read_keys_file(cfg->input, N_MAX, &b->keys, &b->n, err, sizeof err))
-            die(err);
-    } else {
-        b->n = cfg->n;
+    memset(b, 0, sizeof *b);
+    b->n = cfg->n;
+    if (cfg->input && read_keys_file(cfg->input, N_MAX, &b->keys, &b->n, err, sizeof err))
+        die(err);
+}
+
+static void make_input(const run_config *cfg, key_buffers *b)
+{
+    if (!cfg->input) {
         b->keys = alloc_keys(b->n);
         make_keys(b->keys, b->n, cfg->dist, cfg->seed);
     }
@@ -67,22 +75,14 @@ static void sort_reference(key_buffers *b)
         die("not enough host memory for the reference sort");
 }
 
-/* The options the stage reads (the block size of a CPU stage only matters in
- * its blocked mode). */
-static unsigned options_in_use(const sort_options *o)
-{
-    unsigned uses = STAGE.uses;
-    if ((uses & USES_MODE) && o->mode == MODE_PLAIN)
-        uses &= ~(unsigned)USES_BLOCK;
-    return uses;
-}
-
 /* " mode=plain bits=6 ...": the options the stage reads, as key=value fields. */
 static void print_option_fields(const sort_options *o)
 {
-    unsigned uses = options_in_use(o);
+    unsigned uses = sort_options_in_use(&STAGE, o);
     if (uses & USES_MODE)
         printf(" mode=%s", mode_name(o->mode));
+    if (uses & USES_RANK)
+        printf(" rank=%s", rank_name(o->rank));
     if (uses & USES_BITS)
         printf(" bits=%d", o->bits);
     if (uses & USES_HIST)
@@ -100,7 +100,7 @@ static void print_option_fields(const sort_options *o)
 static void print_options(const run_config *cfg, size_t n)
 {
     const sort_options *o = &cfg->sort;
-    unsigned uses = options_in_use(o);
+    unsigned uses = sort_options_in_use(&STAGE, o);
     printf("%s - %s\n", STAGE.name, STAGE.title);
     if (cfg->input)
         printf("  input     %zu keys from %s\n", n, cfg->input);
@@ -213,17 +213,23 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    char why[256];
-    int have_gpu = gpu_available(why, sizeof why);
-    if (STAGE.needs_gpu && !have_gpu) {
-        printf("SKIP: %s needs a CUDA device (%s)\n", STAGE.name, why);
-        return EXIT_SKIP;
-    }
-
+    /* everything that needs no GPU is checked first (exit 2), then the GPU
+     * (77 when there is none, 3 when it fails), then the work */
+    if (cfg.output && check_output_file(cfg.output, err, sizeof err))
+        die(err);
     key_buffers b;
-    load_input(&cfg, &b);
+    read_input(&cfg, &b);
     if (stage_check_options(&cfg.sort, b.n, err, sizeof err))
         die(err);
+    if (STAGE.needs_gpu)
+        gpu_require(STAGE.name);
+    char why[256];
+    int have_gpu = gpu_probe(why, sizeof why) == GPU_READY;
+    if (have_gpu && gpu_require_memory(stage_device_bytes(&cfg.sort, b.n), "sorting these keys",
+                                       err, sizeof err))
+        die(err);
+
+    make_input(&cfg, &b);
     sort_reference(&b);
     print_options(&cfg, b.n);
 

@@ -1,4 +1,4 @@
-/* files.h - checking an input file before reading it. */
+/* files.h - checking an input file before reading it, and an output file before the work. */
 #ifndef COMMON_FILES_H
 #define COMMON_FILES_H
 
@@ -13,6 +13,11 @@ extern "C" {
  * unreadable, or not a regular file (a directory, say). */
 int stat_regular_file(const char *path, const char *what, long long *size, char *err,
                       size_t errlen);
+
+/* 0 if `path` can be written (it is created and removed again to find out;
+ * an existing file is left as it is); otherwise -1 and one line in err.
+ * Called before any work, so that a run does not end by failing to save. */
+int check_output_file(const char *path, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -1,31 +1,87 @@
 /* gpu.c - device detection and allocation helpers (see gpu.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cuda_check.h"
 #include "gpu.h"
 
-int gpu_available(char *why, size_t whylen)
+enum { EXIT_SKIP = 77 };
+
+gpu_state gpu_classify(int status, int count, int driver_library, int device_files, char *why,
+                       size_t whylen)
+{
+    if (status == cudaSuccess && count > 0) {
+        snprintf(why, whylen, "ok");
+        return GPU_READY;
+    }
+    if (status == cudaSuccess || status == cudaErrorNoDevice) {
+        snprintf(why, whylen, "the NVIDIA driver is loaded but finds no GPU");
+        return GPU_ABSENT;
+    }
+    if (!driver_library) {
+        snprintf(why, whylen, "no NVIDIA driver is loaded on this machine");
+        return GPU_ABSENT;
+    }
+    if (!device_files) {
+        snprintf(why, whylen, "the NVIDIA driver's library is installed, but there is no GPU "
+                              "device (no /dev/nvidia*)");
+        return GPU_ABSENT;
+    }
+    if (status == cudaErrorInsufficientDriver) {
+        snprintf(why, whylen, "the NVIDIA driver is older than this program's CUDA runtime "
+                              "(%d.%d) needs: update the driver",
+                 CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+        return GPU_BROKEN;
+    }
+    snprintf(why, whylen, "a GPU and its driver are there, but CUDA cannot use them: %s (%s)",
+             cudaGetErrorName((cudaError_t)status), cudaGetErrorString((cudaError_t)status));
+    return GPU_BROKEN;
+}
+
+static int driver_library_loads(void)
+{
+    void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!lib)
+        return 0;
+    dlclose(lib);
+    return 1;
+}
+
+gpu_state gpu_probe(char *why, size_t whylen)
 {
     int count = 0;
     cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess) {
-        snprintf(why, whylen, "%s", cudaGetErrorString(status));
-        cudaGetLastError(); /* the failed query must not poison later calls */
-        return 0;
+    cudaGetLastError(); /* a failed query must not poison later calls */
+    int files = access("/dev/nvidiactl", F_OK) == 0 || access("/dev/nvidia0", F_OK) == 0 ||
+                access("/dev/dxg", F_OK) == 0; /* /dev/dxg: a GPU under WSL */
+    return gpu_classify(status, count, status == cudaSuccess || driver_library_loads(), files,
+                        why, whylen);
+}
+
+void gpu_require(const char *who)
+{
+    char why[256];
+    switch (gpu_probe(why, sizeof why)) {
+    case GPU_READY:
+        return;
+    case GPU_ABSENT:
+        printf("SKIP: no CUDA device: %s needs one (%s)\n", who, why);
+        exit(EXIT_SKIP);
+    case GPU_BROKEN:
+    default:
+        fprintf(stderr, "%s: error: %s\n", who, why);
+        exit(EXIT_CUDA_ERROR);
     }
-    if (count == 0) {
-        snprintf(why, whylen, "no device found");
-        return 0;
-    }
-    snprintf(why, whylen, "ok");
-    return 1;
 }
 
 void gpu_name(char *buf, size_t len)
 {
     char why[128];
-    if (!gpu_available(why, sizeof why)) {
+    if (gpu_probe(why, sizeof why) != GPU_READY) {
         snprintf(buf, len, "none");
         return;
     }

@@ -10,8 +10,29 @@
 extern "C" {
 #endif
 
-/* 1 if a CUDA device can be used; otherwise 0 and the reason in why. */
-int gpu_available(char *why, size_t whylen);
+/* What looking for a GPU found.  Only GPU_ABSENT is a reason to skip: a
+ * driver or a device that is there but fails is an error, never a skip, so
+ * that a broken GPU machine cannot pass its tests by skipping them. */
+typedef enum {
+    GPU_READY = 0,  /* a CUDA device answers */
+    GPU_ABSENT = 1, /* no NVIDIA driver loaded, or the driver sees no device */
+    GPU_BROKEN = 2, /* a driver or a device is there, but CUDA fails to start */
+} gpu_state;
+
+/* Looks for a CUDA device; the reason, in plain words, goes to why. */
+gpu_state gpu_probe(char *why, size_t whylen);
+
+/* The decision of gpu_probe, apart from the calls that feed it (tested on
+ * any machine): the status of cudaGetDeviceCount (a cudaError_t) and the
+ * count it gave, whether the driver's library (libcuda.so.1) can be loaded,
+ * and whether the driver's device files (/dev/nvidia*) exist. */
+gpu_state gpu_classify(int status, int count, int driver_library, int device_files, char *why,
+                       size_t whylen);
+
+/* For a main(): returns if there is a GPU.  Otherwise prints one line and
+ * exits: "SKIP: no CUDA device: <who> needs one (<why>)" on stdout with 77
+ * when there is none, "<who>: error: ..." on stderr with 3 when it fails. */
+void gpu_require(const char *who);
 
 /* The name of device 0, or "none". */
 void gpu_name(char *buf, size_t len);
@@ -25,8 +46,12 @@ int gpu_require_memory(size_t bytes, const char *what, char *err, size_t errlen)
 void *gpu_alloc(size_t bytes, int poison);
 void gpu_free(void *p);
 
-/* Bytes of shared memory a block may use without opting in (48 KiB on every
- * GPU the course targets). */
+/* Bytes of shared memory a block may use without opting in: 48 KiB on every
+ * GPU since Kepler, so a stage can check its tiles against it before it has
+ * looked for a GPU. */
+#define SHARED_MEMORY_PER_BLOCK (48 * 1024)
+
+/* The same, as the device reports it. */
 size_t gpu_shared_memory_per_block(void);
 
 /* Bytes of shared memory a kernel may use after opting in with

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clip.h"
 #include "files.h"
 #include "keys.h"
 
@@ -142,28 +143,30 @@ int read_keys_file(const char *path, size_t max_keys, uint32_t **keys, size_t *n
         snprintf(err, errlen,
                  "input file '%s' has %lld bytes, not a multiple of 4: it must hold raw "
                  "little-endian uint32 keys",
-                 path, bytes);
+                 clip(path).text, bytes);
         return -1;
     }
     size_t count = (size_t)bytes / 4;
     if (count > max_keys) {
-        snprintf(err, errlen, "input file '%s' holds %zu keys; at most %zu are supported", path,
-                 count, max_keys);
+        snprintf(err, errlen, "input file '%s' holds %zu keys; at most %zu are supported",
+                 clip(path).text, count, max_keys);
         return -1;
     }
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, "cannot open input file '%s': %s", path, strerror(errno));
+        snprintf(err, errlen, "cannot open input file '%s': %s", clip(path).text,
+                 strerror(errno));
         return -1;
     }
     uint32_t *buf = malloc(count ? count * sizeof *buf : 4);
     if (!buf) {
-        snprintf(err, errlen, "not enough host memory for %zu keys from '%s'", count, path);
+        snprintf(err, errlen, "not enough host memory for %zu keys from '%s'", count,
+                 clip(path).text);
         fclose(f);
         return -1;
     }
     if (fread(buf, 4, count, f) != count) {
-        snprintf(err, errlen, "error while reading input file '%s'", path);
+        snprintf(err, errlen, "error while reading input file '%s'", clip(path).text);
         free(buf);
         fclose(f);
         return -1;
@@ -179,7 +182,8 @@ int write_keys_file(const char *path, const uint32_t *keys, size_t n, char *err,
 {
     FILE *f = fopen(path, "wb");
     if (!f) {
-        snprintf(err, errlen, "cannot create output file '%s': %s", path, strerror(errno));
+        snprintf(err, errlen, "cannot create output file '%s': %s", clip(path).text,
+                 strerror(errno));
         return -1;
     }
     int ok = 1;
@@ -194,7 +198,7 @@ int write_keys_file(const char *path, const uint32_t *keys, size_t n, char *err,
     if (fclose(f) != 0)
         ok = 0;
     if (!ok) {
-        snprintf(err, errlen, "error while writing output file '%s'", path);
+        snprintf(err, errlen, "error while writing output file '%s'", clip(path).text);
         return -1;
     }
     return 0;

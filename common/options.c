@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clip.h"
 #include "options.h"
 
 const char *scan_variant_name(int variant)
@@ -13,6 +14,14 @@ const char *scan_variant_name(int variant)
 }
 
 const char *mode_name(int mode) { return mode == MODE_BLOCKED ? "blocked" : "plain"; }
+
+const char *rank_name(int rank)
+{
+    return rank == RANK_SPLIT    ? "split"
+           : rank == RANK_BALLOT ? "ballot"
+           : rank == RANK_MULTISPLIT ? "multisplit"
+                                     : "?";
+}
 
 int parse_number(const char *text, uint64_t min, uint64_t max, uint64_t *value)
 {
@@ -46,7 +55,7 @@ static const option_spec OPTIONS[] = {
     {"--help", 0, 0},      {"-h", 0, 0},            {"--bits", USES_BITS, 1},
     {"--block", USES_BLOCK, 1}, {"--scan-block", USES_SCAN_BLOCK, 1},
     {"--kpt", USES_KPT, 1},  {"--hist", USES_HIST, 1}, {"--scan", USES_SCAN, 1},
-    {"--mode", USES_MODE, 1},
+    {"--mode", USES_MODE, 1}, {"--rank", USES_RANK, 1},
 };
 enum { OPTION_COUNT = sizeof OPTIONS / sizeof OPTIONS[0] };
 
@@ -81,6 +90,16 @@ static int parse_scan_variant(const char *v, int *variant)
     return 0;
 }
 
+static int parse_rank(const char *v, int *rank)
+{
+    for (int r = RANK_SPLIT; r <= RANK_MULTISPLIT; r++)
+        if (!strcmp(v, rank_name(r))) {
+            *rank = r;
+            return 0;
+        }
+    return -1;
+}
+
 static int parse_mode(const char *v, int *mode)
 {
     if (!strcmp(v, "plain"))
@@ -98,27 +117,29 @@ static int parse_mode(const char *v, int *mode)
         return -1;                                                                         \
     } while (0)
 
-/* Applies one option with its value; -1 and a message if the value is bad. */
-static int apply_option(const option_spec *o, const char *v, run_config *cfg, char *err,
+/* Applies one option with its value; -1 and a message if the value is bad.
+ * The value is echoed clipped (v), so that the explanation always fits. */
+static int apply_option(const option_spec *o, const char *value, run_config *cfg, char *err,
                         size_t errlen)
 {
     uint64_t x = 0;
-    const char *name = o->name;
+    const char *name = o->name, *v = value;
+    const clipped shown = clip(value); /* v as an error line echoes it */
     if (!strcmp(name, "-n")) {
         if (parse_number(v, 0, N_MAX, &x))
-            BAD_VALUE("-n '%s': expected a whole number of keys from 0 to %zu", v, N_MAX);
+            BAD_VALUE("-n '%s': expected a whole number of keys from 0 to %zu", shown.text, N_MAX);
         cfg->n = (size_t)x;
     } else if (!strcmp(name, "--dist")) {
         if (dist_from_name(v, &cfg->dist))
-            BAD_VALUE("--dist '%s': unknown distribution (known: %s)", v, dist_list());
+            BAD_VALUE("--dist '%s': unknown distribution (known: %s)", shown.text, dist_list());
     } else if (!strcmp(name, "--seed")) {
         if (parse_number(v, 0, UINT64_MAX, &x))
-            BAD_VALUE("--seed '%s': expected a whole number from 0 to %llu", v,
+            BAD_VALUE("--seed '%s': expected a whole number from 0 to %llu", shown.text,
                       (unsigned long long)UINT64_MAX);
         cfg->seed = x;
     } else if (!strcmp(name, "--runs")) {
         if (parse_number(v, 1, 1000, &x))
-            BAD_VALUE("--runs '%s': expected a whole number from 1 to 1000", v);
+            BAD_VALUE("--runs '%s': expected a whole number from 1 to 1000", shown.text);
         cfg->runs = (int)x;
     } else if (!strcmp(name, "--input")) {
         cfg->input = v;
@@ -126,31 +147,36 @@ static int apply_option(const option_spec *o, const char *v, run_config *cfg, ch
         cfg->output = v;
     } else if (!strcmp(name, "--bits")) {
         if (parse_number(v, 1, 16, &x))
-            BAD_VALUE("--bits '%s': expected a digit width from 1 to 16 bits", v);
+            BAD_VALUE("--bits '%s': expected a digit width from 1 to 16 bits", shown.text);
         cfg->sort.bits = (int)x;
     } else if (!strcmp(name, "--block")) {
         if (parse_number(v, 1, 1u << 24, &x))
-            BAD_VALUE("--block '%s': expected a whole number from 1 to %u", v, 1u << 24);
+            BAD_VALUE("--block '%s': expected a whole number from 1 to %u", shown.text, 1u << 24);
         cfg->sort.block = (int)x;
     } else if (!strcmp(name, "--scan-block")) {
         if (parse_number(v, 1, 1024, &x))
-            BAD_VALUE("--scan-block '%s': expected a whole number from 1 to 1024", v);
+            BAD_VALUE("--scan-block '%s': expected a whole number from 1 to 1024", shown.text);
         cfg->sort.scan_block = (int)x;
     } else if (!strcmp(name, "--kpt")) {
         if (parse_number(v, 1, 64, &x))
-            BAD_VALUE("--kpt '%s': expected a whole number of keys per thread from 1 to 64", v);
+            BAD_VALUE("--kpt '%s': expected a whole number of keys per thread from 1 to 64",
+                      shown.text);
         cfg->sort.kpt = (int)x;
     } else if (!strcmp(name, "--hist")) {
         if (parse_number(v, 1, 3, &x))
             BAD_VALUE("--hist '%s': expected 1 (sectioned), 2 (interleaved) or 3 (shared memory)",
-                      v);
+                      shown.text);
         cfg->sort.hist_variant = (int)x;
     } else if (!strcmp(name, "--scan")) {
         if (parse_scan_variant(v, &cfg->sort.scan_variant))
-            BAD_VALUE("--scan '%s': expected hillis-steele (or 1, hs) or blelloch (or 2)", v);
+            BAD_VALUE("--scan '%s': expected hillis-steele (or 1, hs) or blelloch (or 2)",
+                      shown.text);
     } else if (!strcmp(name, "--mode")) {
         if (parse_mode(v, &cfg->sort.mode))
-            BAD_VALUE("--mode '%s': expected plain or blocked", v);
+            BAD_VALUE("--mode '%s': expected plain or blocked", shown.text);
+    } else if (!strcmp(name, "--rank")) {
+        if (parse_rank(v, &cfg->sort.rank))
+            BAD_VALUE("--rank '%s': expected split, ballot or multisplit", shown.text);
     } else if (!strcmp(name, "--verbose") || !strcmp(name, "-v")) {
         cfg->verbose = 1;
     } else if (!strcmp(name, "--no-cub")) {
@@ -178,7 +204,7 @@ int parse_sort_args(int argc, char **argv, const stage_info *stage, run_config *
         size_t name_len = eq && arg[0] == '-' && arg[1] == '-' ? (size_t)(eq - arg) : strlen(arg);
         const option_spec *o = find_option(arg, name_len);
         if (!o) {
-            snprintf(err, errlen, "unknown option '%s' (see --help)", arg);
+            snprintf(err, errlen, "unknown option '%s' (see --help)", clip(arg).text);
             return -1;
         }
         if (o->uses && !(o->uses & stage->uses)) {
@@ -213,7 +239,65 @@ int parse_sort_args(int argc, char **argv, const stage_info *stage, run_config *
                  n_given ? "-n" : "--dist");
         return -1;
     }
+    if ((cfg->given & USES_BLOCK) && !(sort_options_in_use(stage, &cfg->sort) & USES_BLOCK)) {
+        snprintf(err, errlen, "--block is read only in blocked mode: add --mode blocked");
+        return -1;
+    }
+    return check_option_ranges(stage, &cfg->sort, err, errlen);
+}
+
+unsigned sort_options_in_use(const stage_info *stage, const sort_options *opt)
+{
+    unsigned uses = stage->uses;
+    if ((uses & USES_MODE) && opt->mode == MODE_PLAIN)
+        uses &= ~(unsigned)USES_BLOCK;
+    return uses;
+}
+
+static int check_range(const char *option, int value, option_range r, const char *stage,
+                       char *err, size_t errlen)
+{
+    int is_pow2 = value > 0 && (value & (value - 1)) == 0;
+    if (value >= r.min && value <= r.max && (!r.pow2 || is_pow2))
+        return 0;
+    snprintf(err, errlen, "%s %d: %s accepts %s from %d to %d", option, value, stage,
+             r.pow2 ? "powers of two" : "values", r.min, r.max);
+    return -1;
+}
+
+int check_option_ranges(const stage_info *stage, const sort_options *opt, char *err,
+                        size_t errlen)
+{
+    unsigned uses = sort_options_in_use(stage, opt);
+    const struct {
+        unsigned bit;
+        const char *option;
+        int value;
+        option_range range;
+    } numeric[] = {
+        {USES_BITS, "--bits", opt->bits, stage->range.bits},
+        {USES_BLOCK, "--block", opt->block, stage->range.block},
+        {USES_SCAN_BLOCK, "--scan-block", opt->scan_block, stage->range.scan_block},
+        {USES_KPT, "--kpt", opt->kpt, stage->range.kpt},
+    };
+    for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++) {
+        /* a stage that reads an option declares its range; none declared is a bug */
+        if ((uses & numeric[i].bit) && numeric[i].range.max == 0) {
+            snprintf(err, errlen, "%s: %s declares no range for %s", stage->name, stage->name,
+                     numeric[i].option);
+            return -1;
+        }
+        if ((uses & numeric[i].bit) && check_range(numeric[i].option, numeric[i].value,
+                                                   numeric[i].range, stage->name, err, errlen))
+            return -1;
+    }
     return 0;
+}
+
+/* "1..8" or "32..1024, powers of two", for --help. */
+static void range_text(option_range r, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d..%d%s", r.min, r.max, r.pow2 ? ", powers of two" : "");
 }
 
 void print_sort_usage(FILE *f, const stage_info *stage)
@@ -232,25 +316,33 @@ void print_sort_usage(FILE *f, const stage_info *stage)
     fprintf(f, "  --verbose, -v     also print the time of every step of every pass\n");
     fprintf(f, "  --no-cub          do not run the CUB baseline\n");
     fprintf(f, "options of this stage\n");
+    char bits[48], block[48], scan_block[48], kpt[48];
+    range_text(stage->range.bits, bits, sizeof bits);
+    range_text(stage->range.block, block, sizeof block);
+    range_text(stage->range.scan_block, scan_block, sizeof scan_block);
+    range_text(stage->range.kpt, kpt, sizeof kpt);
     if (stage->uses & USES_BITS)
-        fprintf(f, "  --bits K          digit width in bits (default %d)\n", d->bits);
+        fprintf(f, "  --bits K          digit width in bits, %s (default %d)\n", bits, d->bits);
     if (stage->uses & USES_MODE)
         fprintf(f, "  --mode M          plain (textbook LSD) or blocked (per-block histograms, the "
                    "paper's layout) (default %s)\n", mode_name(d->mode));
     if (stage->uses & USES_BLOCK)
-        fprintf(f, "  --block B         %s (default %d)\n",
+        fprintf(f, "  --block B         %s, %s (default %d)\n",
                 stage->needs_gpu ? "threads per block of the histogram / sort kernels"
                                  : "keys per block in blocked mode",
-                d->block);
+                block, d->block);
     if (stage->uses & USES_SCAN_BLOCK)
-        fprintf(f, "  --scan-block B    threads per block of the scan (default %d)\n",
-                d->scan_block);
+        fprintf(f, "  --scan-block B    threads per block of the scan, %s (default %d)\n",
+                scan_block, d->scan_block);
     if (stage->uses & USES_KPT)
-        fprintf(f, "  --kpt K           keys per thread (default %d)\n", d->kpt);
+        fprintf(f, "  --kpt K           keys per thread, %s (default %d)\n", kpt, d->kpt);
     if (stage->uses & USES_HIST)
         fprintf(f, "  --hist N          histogram kernel: 1 sectioned, 2 interleaved, 3 shared "
                    "memory (default %d)\n", d->hist_variant);
     if (stage->uses & USES_SCAN)
         fprintf(f, "  --scan NAME       scan: hillis-steele (hs, 1) or blelloch (2) (default %s)\n",
                 scan_variant_name(d->scan_variant));
+    if (stage->uses & USES_RANK)
+        fprintf(f, "  --rank NAME       how a tile is ranked: split (warp-shuffle scans), ballot, "
+                   "multisplit (default %s)\n", rank_name(d->rank));
 }

@@ -42,16 +42,37 @@ typedef struct {
  * *value set, or -1.  (Also used by stage 06's own command line.) */
 int parse_number(const char *text, uint64_t min, uint64_t max, uint64_t *value);
 
-/* Parses argv (argv[0] is the program) for `stage`, starting from its defaults.
- * 0 on success; -1 and one line in err otherwise. */
+/* Parses argv (argv[0] is the program) for `stage`, starting from its defaults,
+ * and checks the values against the stage's declared ranges.  0 on success; -1
+ * and one line in err otherwise.  Needs no GPU. */
 int parse_sort_args(int argc, char **argv, const stage_info *stage, run_config *cfg, char *err,
                     size_t errlen);
 
+/* The USES_* bits of the options the stage reads with these settings (stage
+ * 01 reads --block only in its blocked mode). */
+unsigned sort_options_in_use(const stage_info *stage, const sort_options *opt);
+
+/* 0 if every numeric option the stage reads lies in its declared range
+ * (stage_info.range); otherwise -1 and one line in err. */
+int check_option_ranges(const stage_info *stage, const sort_options *opt, char *err,
+                        size_t errlen);
+
+/* Everything the stage can check about its options without a GPU: the
+ * declared ranges, then the stage's own rules for n keys. */
+static inline int check_sort_options(const stage_info *stage, const sort_options *opt, size_t n,
+                                     char *err, size_t errlen)
+{
+    if (check_option_ranges(stage, opt, err, errlen))
+        return -1;
+    return stage_check_options(opt, n, err, errlen);
+}
+
 void print_sort_usage(FILE *f, const stage_info *stage);
 
-/* "hillis-steele" / "blelloch", "plain" / "blocked". */
+/* "hillis-steele" / "blelloch", "plain" / "blocked", "split" / "ballot" / "multisplit". */
 const char *scan_variant_name(int variant);
 const char *mode_name(int mode);
+const char *rank_name(int rank);
 
 #ifdef __cplusplus
 }

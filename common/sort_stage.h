@@ -28,6 +28,9 @@ enum scan_variant { SCAN_HILLIS_STEELE = 1, SCAN_BLELLOCH = 2 };
 /* Stage 01 runs either the textbook LSD sort or the blocked layout of the paper. */
 enum sort_mode { MODE_PLAIN = 0, MODE_BLOCKED = 1 };
 
+/* Stage 05 ranks the keys of a tile in one of three ways (see its header). */
+enum rank_variant { RANK_SPLIT = 1, RANK_BALLOT = 2, RANK_MULTISPLIT = 3 };
+
 /* Every knob that the course reports' tables vary.  A stage uses some of them
  * (stage_info.uses) and rejects the values it cannot honour. */
 typedef struct {
@@ -38,6 +41,7 @@ typedef struct {
     int hist_variant; /* stage 02: 1 sectioned, 2 interleaved, 3 privatised in shared memory */
     int scan_variant; /* enum scan_variant */
     int mode;         /* enum sort_mode (stage 01) */
+    int rank;         /* enum rank_variant (stage 05) */
     int poison;       /* fill the stage's own buffers with garbage first (tests) */
 } sort_options;
 
@@ -50,7 +54,17 @@ enum {
     USES_HIST = 1u << 4,
     USES_SCAN = 1u << 5,
     USES_MODE = 1u << 6,
+    USES_RANK = 1u << 7,
 };
+
+/* The values a stage accepts for a numeric option: min..max, and only powers
+ * of two when pow2 is set.  Declared in stage_info and checked by common/
+ * (check_sort_options), so that a stage file holds its algorithm, not its
+ * argument checking; a rule that ties options together stays in the stage
+ * (stage_check_options). */
+typedef struct {
+    int min, max, pow2;
+} option_range;
 
 /* What one call of stage_sort measured. */
 typedef struct {
@@ -67,17 +81,27 @@ typedef struct {
     const char *step_name[MAX_STEPS];
     unsigned uses;       /* USES_* bits */
     sort_options defaults;
+    struct {
+        option_range bits, block, scan_block, kpt;
+    } range;             /* accepted values of the numeric options in uses */
 } stage_info;
 
 /* Defined by each stage. */
 extern const stage_info STAGE;
 
-/* 0 if the stage can sort n keys with these options; otherwise -1 and one line
- * in err saying what is wrong and what would work. */
+/* The stage's own rules beyond the declared ranges (a tile that must fit in
+ * shared memory, a table that must not grow too large): 0 if the stage can
+ * sort n keys with these options; otherwise -1 and one line in err saying what
+ * is wrong and what would work.  Needs no GPU, so that bad options are
+ * reported on any machine before the GPU is looked for. */
 int stage_check_options(const sort_options *opt, size_t n, char *err, size_t errlen);
 
+/* Bytes of device memory the stage allocates to sort n keys (0 for the CPU
+ * stage): the driver compares it with the GPU's free memory before it starts. */
+size_t stage_device_bytes(const sort_options *opt, size_t n);
+
 /* Sort n keys from keys_in into keys_out (distinct arrays), filling rep.
- * Options must have passed stage_check_options.  Returns 0, or -1 with a
+ * Options must have passed check_sort_options (common/options.h).  Returns 0, or -1 with a
  * message in err (for example: not enough device memory). */
 int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n,
                const sort_options *opt, sort_report *rep, char *err, size_t errlen);

@@ -6,8 +6,9 @@
  *   return check_summary("name");  prints the count and returns the exit status
  *
  * A GPU test starts with REQUIRE_GPU(): without a CUDA device it prints
- * "SKIP: no CUDA device" and exits 77, the "skipped" status of automake and
- * CTest, so that it is counted as skipped - never as passed.
+ * "SKIP: no CUDA device: ..." and exits 77, the "skipped" status of automake
+ * and CTest, so that it is counted as skipped - never as passed.  A GPU that
+ * is there but fails is an error (exit 3), never a skip.
  */
 #ifndef TESTS_CHECK_H
 #define TESTS_CHECK_H
@@ -42,22 +43,18 @@ static inline int check_summary(const char *name)
     return check_failures ? 1 : 0;
 }
 
-#define REQUIRE_GPU()                                                                     \
-    do {                                                                                  \
-        char why_[256];                                                                   \
-        if (!gpu_available(why_, sizeof why_)) {                                          \
-            printf("SKIP: no CUDA device (%s)\n", why_);                                  \
-            return 77;                                                                    \
-        }                                                                                 \
-    } while (0)
+#define REQUIRE_GPU() gpu_require(test_name)
 
 /* "--small": a short run for compute-sanitizer; "--no-poison": leave the
  * stage's device buffers as cudaMalloc gives them, for initcheck. */
 static int test_small, test_poison = 1;
+static const char *test_name = "this test";
 
 static inline void parse_test_args(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* a killed test still shows how far it got */
+    const char *slash = strrchr(argv[0], '/');
+    test_name = slash ? slash + 1 : argv[0];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--small"))
             test_small = 1;

@@ -1,6 +1,12 @@
 # cli_lib.sh - what the command-line test scripts share; source it after setting `bin`.
-#   expect_error NEEDLE ARGS...   the program must exit non-zero (not 77, no crash) with
-#                                 exactly one line on stderr, containing NEEDLE
+#   expect_error NEEDLE ARGS...   the program must exit 2 (bad usage or input; never 77,
+#                                 never a crash) with exactly one line on stderr,
+#                                 containing NEEDLE
+#   expect_accepted ARGS...       the options pass every check: exit 0, or 77 with the
+#                                 line "SKIP: no CUDA device..." where there is no GPU
+#                                 (the skip comes after every check that needs none)
+#   sort_bad_input              the bad input every sort program must refuse alike:
+#                                 input files, output paths, numbers, unknown options
 #   fail MESSAGE                  count a failure
 #   finish NAME                   print the count, exit non-zero if anything failed
 tmp=$(mktemp -d)
@@ -15,10 +21,51 @@ expect_error() {
     "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
     local rc=$? lines
     lines=$(wc -l <"$tmp/err")
-    if [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ]; then fail "'$*' exited $rc"; return; fi
-    if [ "$rc" -gt 100 ]; then fail "'$*' crashed (exit $rc)"; return; fi
+    if [ "$rc" -ne 2 ]; then
+        fail "'$(head -c 200 <<<"$*")' exited $rc, not 2: $(head -c 300 "$tmp/err") $(head -c 200 "$tmp/out")"
+        return
+    fi
     if [ "$lines" -ne 1 ]; then fail "'$*' printed $lines lines on stderr:"; cat "$tmp/err"; return; fi
-    grep -q -- "$needle" "$tmp/err" || fail "'$*': stderr lacks '$needle': $(cat "$tmp/err")"
+    grep -q -- "$needle" "$tmp/err" || fail "'$(head -c 200 <<<"$*")': stderr lacks '$needle': $(cat "$tmp/err")"
+}
+
+expect_accepted() {
+    checks=$((checks + 1))
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    case $rc in
+    0) ;;
+    77) [ "$(grep -c '^SKIP: no CUDA device' "$tmp/out")" -eq 1 ] && [ ! -s "$tmp/err" ] ||
+            fail "'$*' exited 77 without one SKIP line: $(cat "$tmp/out" "$tmp/err")" ;;
+    *) fail "'$*' exited $rc: $(tail -n 2 "$tmp/err")" ;;
+    esac
+}
+
+# The long-argument checks: an error line keeps its explanation, whatever the
+# length of what it echoes (the echoed text is clipped, never the reason).
+long_word=$(printf 'x%.0s' $(seq 3000))
+long_dir="$tmp/$(printf 'd%.0s' $(seq 200))"
+
+sort_bad_input() {
+    expect_error "cannot open input file" --input "$tmp/missing.bin"
+    expect_error "not a regular file" --input "$tmp"
+    expect_error "not a regular file" --input /dev/null
+    printf 'abcde' >"$tmp/five.bin"
+    expect_error "not a multiple of 4" --input "$tmp/five.bin"
+    expect_error "No such file or directory" --input "$long_dir/keys.bin"
+    expect_error "cannot create output file" -n 10 --output /proc/x
+    expect_error "it is a directory" -n 10 --output "$tmp"
+    expect_error "cannot create output file" -n 10 --output "$tmp/no/such/dir/out.bin"
+    expect_error "cannot create output file" -n 10 --output="$tmp/no/such/dir/out.bin"
+    expect_error "whole number" -n abc
+    expect_error "expected a whole number of keys" -n "$long_word"
+    expect_error "unknown option" "--$long_word"
+    expect_error "unknown option" --frobnicate
+    expect_error "needs a value" -n
+    expect_error "--runs" --runs 0
+    expect_error "--runs" --runs=0
+    expect_error "unknown distribution" --dist gaussian
+    expect_error "takes no value" --no-cub=yes
 }
 
 finish() {

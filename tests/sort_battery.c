@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "keys.h"
+#include "options.h"
 #include "reference.h"
 #include "sort_battery.h"
 
@@ -61,7 +62,7 @@ static void check_one(battery *b, size_t n, key_dist dist)
     b->result.sorts++;
 
     char err[512];
-    if (stage_check_options(b->opt, n, err, sizeof err)) {
+    if (check_sort_options(&STAGE, b->opt, n, err, sizeof err)) {
         fail(b, n, dist, err);
         return;
     }

@@ -1,5 +1,5 @@
 /*
- * sort_battery.h - the battery every sort stage runs (DESIGN.md, "Tests").
+ * sort_battery.h - the battery every sort stage runs (the "Tests" section of the README).
  *
  * Sizes 0, 1, 2, 31, 32, 33, powers of two and their neighbours, multiples of
  * the stage's tile and their neighbours, every size up to three tiles, and (in

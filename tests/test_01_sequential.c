@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "keys.h"
+#include "options.h"
 #include "reference.h"
 #include "sort_battery.h"
 #include "sort_stage.h"
@@ -60,13 +61,13 @@ static void test_option_checks(void)
     opt.mode = MODE_BLOCKED;
     opt.bits = 16;
     opt.block = 1;
-    CHECK(stage_check_options(&opt, 1000000, err, sizeof err) != 0);
+    CHECK(check_sort_options(&STAGE, &opt, 1000000, err, sizeof err) != 0);
     CHECK_MSG(strstr(err, "table") && strstr(err, "--block"), "message was: %s", err);
     opt.block = 65536;
-    CHECK(stage_check_options(&opt, 1000000, err, sizeof err) == 0);
+    CHECK(check_sort_options(&STAGE, &opt, 1000000, err, sizeof err) == 0);
     opt.mode = MODE_PLAIN;
     opt.block = 1;
-    CHECK(stage_check_options(&opt, 1000000, err, sizeof err) == 0);
+    CHECK(check_sort_options(&STAGE, &opt, 1000000, err, sizeof err) == 0);
 }
 
 /* The report holds one row per pass and its steps add up. */

@@ -10,6 +10,7 @@
 #include "../02_parallel_hist_scan/radix_sort.h"
 #include "check.h"
 #include "keys.h"
+#include "options.h"
 #include "sort_battery.h"
 #include "sort_stage.h"
 #include "test_util.h"
@@ -138,18 +139,18 @@ static void test_option_checks(void)
     char err[512];
     sort_options opt = STAGE.defaults;
     opt.bits = 9;
-    CHECK(stage_check_options(&opt, 100, err, sizeof err) != 0 && strstr(err, "1 to 8"));
+    CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 && strstr(err, "1 to 8"));
     opt = STAGE.defaults;
     opt.block = 100;
-    CHECK(stage_check_options(&opt, 100, err, sizeof err) != 0 && strstr(err, "powers of two"));
+    CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 && strstr(err, "powers of two"));
     opt = STAGE.defaults;
     opt.scan_block = 2048;
-    CHECK(stage_check_options(&opt, 100, err, sizeof err) != 0 && strstr(err, "--scan-block"));
+    CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 && strstr(err, "--scan-block"));
     opt = STAGE.defaults;
     opt.block = 16;
-    CHECK(stage_check_options(&opt, 100, err, sizeof err) != 0);
-    CHECK(stage_check_options(&STAGE.defaults, (size_t)1 << 31, err, sizeof err) == 0 ||
-          strstr(err, "GPU memory"));
+    CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0);
+    size_t bytes = stage_device_bytes(&STAGE.defaults, (size_t)1 << 31);
+    CHECK(gpu_require_memory(bytes, "2^31 keys", err, sizeof err) == 0 || strstr(err, "GPU memory"));
 }
 
 int main(int argc, char **argv)

@@ -10,6 +10,7 @@
 #include "../03_split_k1/radix_sort.h"
 #include "check.h"
 #include "keys.h"
+#include "options.h"
 #include "sort_battery.h"
 #include "sort_stage.h"
 #include "test_util.h"
@@ -120,10 +121,10 @@ static void test_option_checks(void)
     char err[512];
     sort_options opt = STAGE.defaults;
     opt.block = 48;
-    CHECK(stage_check_options(&opt, 100, err, sizeof err) != 0 && strstr(err, "powers of two"));
+    CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 && strstr(err, "powers of two"));
     opt = STAGE.defaults;
     opt.scan_block = 2048;
-    CHECK(stage_check_options(&opt, 100, err, sizeof err) != 0 && strstr(err, "--scan-block"));
+    CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 && strstr(err, "--scan-block"));
 }
 
 int main(int argc, char **argv)

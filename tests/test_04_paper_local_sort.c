@@ -13,6 +13,7 @@
 #include "../04_paper_local_sort/radix_sort.h"
 #include "check.h"
 #include "keys.h"
+#include "options.h"
 #include "sort_battery.h"
 #include "sort_stage.h"
 #include "test_util.h"
@@ -191,20 +192,20 @@ static void test_option_checks(void)
     char err[512];
     sort_options opt = STAGE.defaults;
     opt.bits = 9;
-    CHECK(stage_check_options(&opt, 100, err, sizeof err) != 0 && strstr(err, "1 to 8"));
+    CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 && strstr(err, "1 to 8"));
     opt = STAGE.defaults;
     opt.block = 96;
-    CHECK(stage_check_options(&opt, 100, err, sizeof err) != 0 && strstr(err, "powers of two"));
+    CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 && strstr(err, "powers of two"));
     opt = STAGE.defaults;
     opt.kpt = 17;
-    CHECK(stage_check_options(&opt, 100, err, sizeof err) != 0 && strstr(err, "--kpt"));
+    CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 && strstr(err, "--kpt"));
     opt = STAGE.defaults;
     opt.block = 1024;
     opt.kpt = 16; /* 16384 keys: 66 KB of shared memory */
-    CHECK_MSG(stage_check_options(&opt, 100, err, sizeof err) != 0 && strstr(err, "shared memory"),
+    CHECK_MSG(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 && strstr(err, "shared memory"),
               "message was: %s", err);
     opt.kpt = 8;
-    CHECK(stage_check_options(&opt, 100, err, sizeof err) == 0);
+    CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) == 0);
 }
 
 int main(int argc, char **argv)

@@ -7,26 +7,23 @@ bin=${BIN_DIR:-build/bin}/01_sequential
 [ -x "$bin" ] || { echo "missing $bin (run make first)"; exit 1; }
 source "$(dirname "$0")/cli_lib.sh"
 
-expect_error "cannot open input file" --input "$tmp/missing.bin"
-printf 'abcde' >"$tmp/five.bin"
-expect_error "not a multiple of 4" --input "$tmp/five.bin"
-expect_error "not a regular file" --input "$tmp"
-expect_error "whole number" -n abc
+sort_bad_input
 expect_error "-n '-1'" -n -1
 expect_error "from 0 to" -n 4294967296
-expect_error "needs a value" -n
 expect_error "from 1 to 16" --bits 0
 expect_error "from 1 to 16" --bits 17
-expect_error "unknown distribution" --dist gaussian
-expect_error "--runs" --runs 0
+expect_error "from 1 to 16" --bits=17
 expect_error "not an option of 01_sequential" --kpt 2
+expect_error "not an option of 01_sequential" --kpt 3
 expect_error "not an option of 01_sequential" --scan blelloch
-expect_error "unknown option" --frobnicate
+expect_error "not an option of 01_sequential" --scan-block 33
+expect_error "not an option of 01_sequential" --rank ballot
+expect_error "read only in blocked mode" --block 33
 expect_error "plain or blocked" --mode sideways
-expect_error "--block" --block 0
+expect_error "--block" --mode blocked --block 0
 expect_error "table" --mode blocked --bits 16 --block 1 -n 1000000
 expect_error "cannot be combined" --input "$tmp/five.bin" -n 10
-expect_error "cannot create output file" -n 10 --runs 1 --no-cub --output "$tmp/no/such/dir/out.bin"
+expect_accepted -n 100 --runs=1 --bits=4 --mode=blocked --block=33 --no-cub
 
 # A file of random keys, sorted through --input/--output, equals sort -n of the same numbers.
 checks=$((checks + 1))

@@ -9,7 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cuda_runtime_api.h>
+
 #include "check.h"
+#include "clip.h"
+#include "files.h"
 #include "test_util.h"
 #include "keys.h"
 #include "options.h"
@@ -25,15 +29,27 @@ static const stage_info FAKE_STAGE = {
     .uses = USES_BITS | USES_BLOCK | USES_SCAN_BLOCK | USES_KPT | USES_HIST | USES_SCAN,
     .defaults = {.bits = 4, .block = 256, .scan_block = 512, .kpt = 2, .hist_variant = 3,
                  .scan_variant = SCAN_BLELLOCH},
+    .range = {.bits = {1, 8}, .block = {32, 1024, 1}, .scan_block = {1, 1024}, .kpt = {1, 8}},
 };
 
 static const stage_info CPU_STAGE = {
     .name = "cpu_stage",
-    .title = "a stage with only --bits and --mode",
+    .title = "a stage with --bits, --mode, and --block in blocked mode",
     .nsteps = 1,
     .step_name = {"sort"},
-    .uses = USES_BITS | USES_MODE,
-    .defaults = {.bits = 8},
+    .uses = USES_BITS | USES_MODE | USES_BLOCK,
+    .defaults = {.bits = 8, .block = 256},
+    .range = {.bits = {1, 16}, .block = {1, 1 << 24}},
+};
+
+/* A stage that forgot to declare the range of an option it reads. */
+static const stage_info UNDECLARED_STAGE = {
+    .name = "undeclared_stage",
+    .nsteps = 1,
+    .step_name = {"sort"},
+    .uses = USES_BITS | USES_KPT,
+    .defaults = {.bits = 8, .kpt = 1},
+    .range = {.bits = {1, 8}},
 };
 
 /* ---- the exact check ---------------------------------------------------- */
@@ -261,6 +277,85 @@ static void test_options(void)
     expect_rejected(&CPU_STAGE, "--mode sideways", "plain or blocked");
     expect_rejected(&FAKE_STAGE, "--input a.bin -n 5", "cannot be combined with -n");
     expect_rejected(&FAKE_STAGE, "--dist few --input a.bin", "cannot be combined with --dist");
+
+    /* the stage's declared ranges, checked while parsing */
+    expect_rejected(&FAKE_STAGE, "--bits 9", "--bits 9: fake_stage accepts values from 1 to 8");
+    expect_rejected(&FAKE_STAGE, "--block 33", "powers of two from 32 to 1024");
+    expect_rejected(&FAKE_STAGE, "--block=16", "powers of two from 32 to 1024");
+    expect_rejected(&FAKE_STAGE, "--kpt 9", "--kpt 9: fake_stage accepts values from 1 to 8");
+    CHECK(parse(&FAKE_STAGE, &cfg, err, sizeof err, "--scan-block 3 --kpt 7 --block 32") == 0);
+    expect_rejected(&UNDECLARED_STAGE, "", "declares no range for --kpt");
+    /* stage 01 reads --block only in blocked mode */
+    expect_rejected(&CPU_STAGE, "--block 33", "read only in blocked mode");
+    CHECK(parse(&CPU_STAGE, &cfg, err, sizeof err, "--block=33 --mode=blocked") == 0);
+    CHECK(cfg.sort.block == 33 && cfg.sort.mode == MODE_BLOCKED);
+    CHECK(sort_options_in_use(&CPU_STAGE, &cfg.sort) & USES_BLOCK);
+    cfg.sort.mode = MODE_PLAIN;
+    CHECK(!(sort_options_in_use(&CPU_STAGE, &cfg.sort) & USES_BLOCK));
+    expect_rejected(&FAKE_STAGE, "--rank ballot", "--rank is not an option of fake_stage");
+}
+
+/* An echoed argument is clipped, so the explanation after it always fits. */
+static void test_clipped_messages(void)
+{
+    static char arg[4000], line[600];
+    memset(arg, '7', sizeof arg - 1);
+    run_config cfg;
+    char err[512];
+    char *argv[] = {"prog", "-n", arg};
+    CHECK(parse_sort_args(3, argv, &FAKE_STAGE, &cfg, err, sizeof err) != 0);
+    CHECK_MSG(strstr(err, "expected a whole number of keys from 0 to") != NULL, "got: %s", err);
+    CHECK_MSG(strlen(err) < 200, "message of %zu characters", strlen(err));
+    CHECK(strlen(clip(arg).text) <= 2 * CLIP_KEEP + 3);
+    CHECK(!strcmp(clip("short").text, "short") && !strcmp(clip("").text, ""));
+    snprintf(line, sizeof line, "%s", clip(arg).text);
+    CHECK(strstr(line, "...") == line + CLIP_KEEP);
+    /* a cut never splits a UTF-8 character: "é" is two bytes */
+    char utf8[200] = "";
+    for (int i = 0; i < 40; i++)
+        strcat(utf8, "\xC3\xA9");
+    clipped c = clip(utf8);
+    CHECK(((unsigned char)c.text[strlen(c.text) - 1] & 0xC0) == 0x80);
+    CHECK(strncmp(strstr(c.text, "...") - 2, "\xC3\xA9", 2) == 0);
+}
+
+/* Only "there is no GPU" is a skip; a GPU or a driver that fails is an error. */
+static void test_gpu_classification(void)
+{
+    char why[256];
+    CHECK(gpu_classify(cudaSuccess, 1, 1, 1, why, sizeof why) == GPU_READY);
+    CHECK(gpu_classify(cudaSuccess, 0, 1, 1, why, sizeof why) == GPU_ABSENT);
+    CHECK(gpu_classify(cudaErrorNoDevice, 0, 1, 1, why, sizeof why) == GPU_ABSENT);
+    /* no libcuda.so.1: the runtime says "insufficient driver", the truth is "no driver" */
+    CHECK(gpu_classify(cudaErrorInsufficientDriver, 0, 0, 0, why, sizeof why) == GPU_ABSENT);
+    CHECK_MSG(strstr(why, "no NVIDIA driver is loaded") != NULL, "why: %s", why);
+    CHECK(gpu_classify(cudaErrorInsufficientDriver, 0, 1, 0, why, sizeof why) == GPU_ABSENT);
+    /* a driver and a device, but CUDA fails: an error, never a skip */
+    CHECK(gpu_classify(cudaErrorInsufficientDriver, 0, 1, 1, why, sizeof why) == GPU_BROKEN);
+    CHECK_MSG(strstr(why, "older than") != NULL, "why: %s", why);
+    CHECK(gpu_classify(cudaErrorDevicesUnavailable, 0, 1, 1, why, sizeof why) == GPU_BROKEN);
+    CHECK(gpu_classify(cudaErrorInitializationError, 0, 1, 1, why, sizeof why) == GPU_BROKEN);
+    CHECK(gpu_classify(cudaErrorUnknown, 0, 1, 1, why, sizeof why) == GPU_BROKEN);
+}
+
+/* The output path is tried before any work, and an existing file is left alone. */
+static void test_output_check(void)
+{
+    char dir[] = "/tmp/test_harness_outXXXXXX", path[600], err[512];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/new.bin", dir);
+    CHECK(check_output_file(path, err, sizeof err) == 0);
+    CHECK_MSG(access(path, F_OK) != 0, "the trial file was left behind");
+    write_bytes(path, "abcd", 4);
+    CHECK(check_output_file(path, err, sizeof err) == 0);
+    struct stat info;
+    CHECK(stat(path, &info) == 0 && info.st_size == 4);
+    CHECK(check_output_file(dir, err, sizeof err) != 0 && strstr(err, "directory"));
+    snprintf(path, sizeof path, "%s/missing/new.bin", dir);
+    CHECK(check_output_file(path, err, sizeof err) != 0 && strstr(err, "cannot create"));
+    snprintf(path, sizeof path, "%s/new.bin", dir);
+    unlink(path);
+    rmdir(dir);
 }
 
 /* ---- distributions ------------------------------------------------------ */
@@ -359,6 +454,9 @@ int main(int argc, char **argv)
     test_reference_sort_parallel();
     test_key_files();
     test_options();
+    test_clipped_messages();
+    test_gpu_classification();
+    test_output_check();
     test_distributions();
     test_median();
     return check_summary("test_harness");

@@ -15,7 +15,14 @@
 #             about 2.5 minutes on an H100).
 #             NN06_BINS="5000" runs one K only (the rows are appended to nn06.csv);
 #             NN06_RUNS sets --runs (default 3).
-# <machine> is the GPU's name (nvidia-smi), or cpu-<model> where there is no GPU.
+# <machine> is the GPU's name (nvidia-smi), or, where there is no GPU,
+# cpu-<the CPU's model name as /proc/cpuinfo gives it>-<logical CPUs>cpus: two
+# virtual machines that report the same model are told apart by their size.
+# Without a GPU only the CPU sets run (sweep01); the others are named as skipped.
+# A CSV is replaced only when every run of its set succeeded: the rows go to
+# <csv>.tmp first, and a failed set leaves the committed file as it was (its
+# rows are kept in <csv>.failed to look at).  The exit status is non-zero if a
+# set failed.
 # BENCH_RUNS (default 5) sets --runs.
 set -u
 bin_dir=$1; shift
@@ -24,16 +31,25 @@ sets=("$@")
 runs=${BENCH_RUNS:-5}
 date=$(date +%F)
 
-slug() { tr 'A-Z' 'a-z' | sed 's/([^)]*)//g; s/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//'; }
+slug() { tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//'; }
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
 if [ -n "$gpu" ]; then
     machine=$(slug <<<"$gpu")
 else
-    machine="cpu-$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1 | slug)"
+    model=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
+    machine="cpu-$(slug <<<"${model:-unknown}")-$(nproc)cpus"
+    cpu_sets=() skipped_sets=()
+    for set in "${sets[@]}"; do
+        case $set in sweep01) cpu_sets+=("$set") ;; *) skipped_sets+=("$set") ;; esac
+    done
+    [ ${#skipped_sets[@]} -eq 0 ] ||
+        echo "bench: no GPU here: skipped ${skipped_sets[*]} (they need a CUDA GPU)"
+    sets=("${cpu_sets[@]+"${cpu_sets[@]}"}")
 fi
 out_dir=results/$machine
 mkdir -p "$out_dir"
 echo "bench: writing $out_dir/*.csv (runs=$runs)"
+failed_sets=()
 
 # run CSV STAGE ARGS... : one run, its RESULT line appended to CSV.
 run() {
@@ -42,26 +58,42 @@ run() {
     [ -x "$bin" ] || { echo "  (no $stage: skipped)"; return; }
     local out rc
     out=$("$bin" --runs "$runs" "$@" 2>&1); rc=$?
-    if [ "$rc" -eq 77 ]; then echo "  $stage: skipped, no CUDA device"; return; fi
+    if [ "$rc" -eq 77 ]; then echo "  $stage: skipped, no CUDA device"; set_ok=0; return; fi
     local line; line=$(grep '^RESULT ' <<<"$out")
-    if [ -z "$line" ]; then
-        echo "  $stage $*: FAILED (exit $rc)"; tail -n 3 <<<"$out" | sed 's/^/    /'; return
+    if [ -z "$line" ] || [ "$rc" -ne 0 ]; then
+        echo "  $stage $*: FAILED (exit $rc)"; tail -n 3 <<<"$out" | sed 's/^/    /'; set_ok=0
+        [ -n "$line" ] || return
     fi
     [ -s "$csv" ] || awk -v header=1 -f tools/result-to-csv.awk </dev/null >"$csv"
     awk -v date="$date" -v args="$*" -f tools/result-to-csv.awk <<<"$line" >>"$csv"
     printf '  %-22s %-44s %s\n' "$stage" "$*" "$(sed 's/.* \(sort_ms=[^ ]*\).*\(vs_cub=[^ ]*\).*\(check=[^ ]*\).*/\1 \2 \3/' <<<"$line")"
 }
 
-fresh() { rm -f "$1"; echo "$1"; }
+# begin CSV: this set's rows go to CSV.tmp; finish moves them in place if they all succeeded.
+pending=()
+begin() { rm -f "$1.tmp"; pending+=("$1"); csv=$1.tmp; }
+finish_set() {
+    local f
+    for f in "${pending[@]+"${pending[@]}"}"; do
+        if [ "$set_ok" -eq 1 ] && [ -s "$f.tmp" ]; then
+            mv "$f.tmp" "$f"; rm -f "$f.failed"; echo "  wrote $f"
+        elif [ -e "$f.tmp" ]; then
+            mv "$f.tmp" "$f.failed"; echo "  kept $f as it was; this run's rows are in $f.failed"
+        fi
+    done
+    pending=()
+    [ "$set_ok" -eq 1 ] || failed_sets+=("$1")
+}
 
 sort_stages=$(ls -d [0-9][0-9]_*/ 2>/dev/null | tr -d / | while read -r s; do
     [ -f "$s/radix_sort.c" ] || [ -f "$s/radix_sort.cu" ] && echo "$s"; done)
 
-for set in "${sets[@]}"; do
+for set in "${sets[@]+"${sets[@]}"}"; do
     echo "== $set =="
+    set_ok=1
     case $set in
     stages)
-        csv=$(fresh "$out_dir/stages.csv")
+        begin "$out_dir/stages.csv"
         for s in $sort_stages; do
             run "$csv" "$s" -n 16777217
             case $s in
@@ -71,38 +103,41 @@ for set in "${sets[@]}"; do
             esac
         done ;;
     sweep01)
-        csv=$(fresh "$out_dir/sweep01_bits.csv")
+        begin "$out_dir/sweep01_bits.csv"
         for b in 1 2 3 4 5 6 7 8 11 16; do run "$csv" 01_sequential --bits "$b" --no-cub; done
         for b in 4 8; do run "$csv" 01_sequential --mode blocked --bits "$b" --block 256 --no-cub; done ;;
     sweep02)
-        csv=$(fresh "$out_dir/sweep02_kernels.csv")
+        begin "$out_dir/sweep02_kernels.csv"
         for h in 1 2 3; do for sc in hillis-steele blelloch; do
             run "$csv" 02_parallel_hist_scan --hist "$h" --scan "$sc" --no-cub; done; done
-        csv=$(fresh "$out_dir/sweep02_bits.csv")
+        begin "$out_dir/sweep02_bits.csv"
         for b in 1 2 3 4 5 6 7 8; do run "$csv" 02_parallel_hist_scan --bits "$b" --no-cub; done ;;
     sweep03)
-        csv=$(fresh "$out_dir/sweep03_blocks.csv")
+        begin "$out_dir/sweep03_blocks.csv"
         for sc in hillis-steele blelloch; do for bl in 32 64 128 256 512 1024; do
             run "$csv" 03_split_k1 --scan "$sc" --block "$bl" --no-cub; done; done ;;
     sweep04)
-        csv=$(fresh "$out_dir/sweep04_bits.csv")
+        begin "$out_dir/sweep04_bits.csv"
         for b in 1 2 4 8; do run "$csv" 04_paper_local_sort --bits "$b" --no-cub; done
-        csv=$(fresh "$out_dir/sweep04_block.csv")
+        begin "$out_dir/sweep04_block.csv"
         for bl in 32 64 128 256 512 1024; do run "$csv" 04_paper_local_sort --block "$bl" --no-cub; done
-        csv=$(fresh "$out_dir/sweep04_scan_block.csv")
+        begin "$out_dir/sweep04_scan_block.csv"
         for bl in 32 64 128 256 512 1024; do run "$csv" 04_paper_local_sort --scan-block "$bl" --no-cub; done
-        csv=$(fresh "$out_dir/sweep04_kpt.csv")
+        begin "$out_dir/sweep04_kpt.csv"
         for sc in hillis-steele blelloch; do for k in 1 2 4 8; do
             run "$csv" 04_paper_local_sort --scan "$sc" --kpt "$k" --no-cub; done; done ;;
     nn06)
-        csv="$out_dir/nn06.csv" # appended to: one K per call is allowed (NN06_BINS)
+        # appended to: one K per call is allowed (NN06_BINS)
+        begin "$out_dir/nn06.csv"
+        [ -z "${NN06_BINS:-}" ] || [ ! -f "$out_dir/nn06.csv" ] || cp "$out_dir/nn06.csv" "$csv"
         cols="date stage queries refs dims bins version ran reduce runs ms distances_ms minmax_ms"
         cols="$cols thresholds_ms histogram_ms pack_ms cublas_ms vs_cublas exact check gpu args"
         nn_runs=${NN06_RUNS:-3}
         for k in ${NN06_BINS:-5 5000}; do
             out=$("$bin_dir/06_nn_histogram" --bins "$k" --version all --runs "$nn_runs" 2>&1); rc=$?
-            [ "$rc" -eq 77 ] && { echo "  06_nn_histogram: skipped, no CUDA device"; break; }
-            grep -q '^RESULT ' <<<"$out" || { echo "  06_nn_histogram --bins $k: FAILED (exit $rc)"; tail -n 3 <<<"$out"; continue; }
+            [ "$rc" -eq 77 ] && { echo "  06_nn_histogram: skipped, no CUDA device"; set_ok=0; break; }
+            [ "$rc" -eq 0 ] || { echo "  06_nn_histogram --bins $k: FAILED (exit $rc)"; tail -n 3 <<<"$out"; set_ok=0; }
+            grep -q '^RESULT ' <<<"$out" || continue
             [ -s "$csv" ] || awk -v header=1 -v columns="$cols" -f tools/result-to-csv.awk </dev/null >"$csv"
             grep '^RESULT ' <<<"$out" | awk -v date="$date" -v args="--bins $k --version all --runs $nn_runs" \
                 -v columns="$cols" -f tools/result-to-csv.awk >>"$csv"
@@ -110,4 +145,9 @@ for set in "${sets[@]}"; do
         done ;;
     *) echo "unknown set '$set'" >&2; exit 2 ;;
     esac
+    finish_set "$set"
 done
+if [ ${#failed_sets[@]} -gt 0 ]; then
+    echo "bench: FAILED sets: ${failed_sets[*]}"
+    exit 1
+fi

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # device-check.sh [PART...] - everything that needs the GPU, in one go, for the
 # course's GPU machine (and `make device-check`).  Logs go to $OUT (default
-# build/device-check); the last lines printed are a short summary.
+# build/device-check).  The last line is the verdict:
+#   device-check: PASS (build test ...) on <GPU>, driver <version>
+#   device-check: FAIL (failed: test; not run: bench) on <GPU>, driver <version>
+# and the exit status is non-zero if any part failed or could not run.
 #   PARTS (default: build test sanitize run bench)
 #     build     make -j all (architecture from nvidia-smi)
-#     test      every test program, several at once
+#     test      every test program and test script, one at a time
 #     sanitize  every GPU test program under the four compute-sanitizer tools
 #     run       make run: every stage at its defaults, the summary table
 #     bench     tools/bench.sh (BENCH_SETS, default "stages sweep02 sweep03 sweep04")
@@ -19,43 +22,67 @@ jobs=$(nproc)
 summary="$OUT/summary.txt"
 note() { echo "$*" | tee -a "$summary"; }
 
-note "device-check $(date -u +%FT%TZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)"
+gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)
+gpu_words=${gpu:+${gpu%%,*}, driver ${gpu##*, }}
+gpu_words=${gpu_words:-no GPU found (nvidia-smi lists none)}
+note "device-check $(date -u +%FT%TZ) on $gpu_words"
 nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1
+passed=() failed=() not_run=()
 for part in "${parts[@]}"; do
     start=$(date +%s)
+    if [ -z "$gpu" ] && [ "$part" != build ]; then
+        note "$part: not run (no GPU)"; not_run+=("$part"); continue
+    fi
     case $part in
     build)
         make -j"$jobs" all >"$OUT/build.log" 2>&1
-        note "build: exit $? ($(grep -m1 'ARCH =' "$OUT/build.log"))" ;;
+        rc=$?
+        note "build: exit $rc ($(grep -m1 'ARCH =' "$OUT/build.log"))" ;;
     test)
         # one program at a time: CUDA contexts of several processes time-slice
         # the GPU, and the timer tests would measure each other
         TEST_JOBS=${TEST_JOBS:-1} TEST_TIMEOUT=${TEST_TIMEOUT:-420} TEST_LOG_DIR=build/test-logs \
             tools/run-tests.sh build/tests/test_* tests/test_*.sh >"$OUT/test.log" 2>&1
+        rc=$?
         note "test: $(tail -n 1 "$OUT/test.log")" ;;
     sanitize)
         gpu_tests=$(ls build/tests/test_* | grep -v -e test_harness -e test_01_sequential -e test_06_nn_cpu)
         # several at once: the sanitizers are bound by the CPU, not the GPU
         SANITIZE_JOBS=${SANITIZE_JOBS:-$jobs} SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-400} \
             tools/sanitize.sh $gpu_tests >"$OUT/sanitize.log" 2>&1
+        rc=$?
         note "$(tail -n 1 "$OUT/sanitize.log")" ;;
     run)
         make run >"$OUT/run.log" 2>&1
-        note "run: exit $?"; sed -n '/=== summary/,$p' "$OUT/run.log" | tee -a "$summary" ;;
+        rc=$?
+        note "run: exit $rc"; sed -n '/=== summary/,$p' "$OUT/run.log" | tee -a "$summary" ;;
     scout06)
+        rc=0
         for k in 5 5000; do
             timeout "${SCOUT_TIMEOUT:-200}" build/bin/06_nn_histogram -q 1000 --bins "$k" \
                 --version all --runs 1 >"$OUT/scout06_k$k.log" 2>&1
-            note "scout06 K=$k: exit $?"
+            r=$?; [ "$r" -eq 0 ] || rc=$r
+            note "scout06 K=$k: exit $r"
             grep -E '^  (cuBLAS|report|tiled|reductions|fused|integer)' "$OUT/scout06_k$k.log" | tee -a "$summary"
         done ;;
     bench)
         tools/bench.sh build/bin ${BENCH_SETS:-stages sweep02 sweep03 sweep04} >"$OUT/bench.log" 2>&1
-        note "bench: exit $?" ;;
-    *) note "unknown part '$part'"; continue ;;
+        rc=$?
+        note "bench: exit $rc" ;;
+    *) note "unknown part '$part'"; not_run+=("$part"); continue ;;
     esac
+    if [ "$rc" -eq 0 ]; then passed+=("$part"); else failed+=("$part"); fi
     note "  ($part took $(( $(date +%s) - start )) s)"
 done
 # test and sanitizer logs, results CSVs: one archive (the device tool returns few files)
 tar czf "$OUT/logs.tar.gz" build/test-logs build/sanitize results 2>/dev/null
-cat "$summary" >/dev/null
+
+if [ ${#failed[@]} -eq 0 ] && [ ${#not_run[@]} -eq 0 ]; then
+    note "device-check: PASS (${passed[*]}) on $gpu_words"
+    exit 0
+fi
+why=""
+[ ${#failed[@]} -eq 0 ] || why="failed: ${failed[*]}"
+[ ${#not_run[@]} -eq 0 ] || why="${why:+$why; }not run: ${not_run[*]}"
+note "device-check: FAIL ($why) on $gpu_words"
+exit 1

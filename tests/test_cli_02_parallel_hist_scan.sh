@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# test_cli_02_parallel_hist_scan.sh - stage 02's command line, on any machine: every
+# bad input gets one line on stderr and exit 2 before the GPU is looked for (so never
+# the 77 of "no GPU"); good options reach the GPU check (or run, where there is a GPU).
+set -u
+bin=${BIN_DIR:-build/bin}/02_parallel_hist_scan
+[ -x "$bin" ] || { echo "missing $bin (run make first)"; exit 1; }
+source "$(dirname "$0")/cli_lib.sh"
+
+sort_bad_input
+expect_error "from 1 to 8" --bits 9
+expect_error "powers of two from 32 to 1024" --block 33
+expect_error "powers of two from 32 to 1024" --block=2048
+expect_error "powers of two from 32 to 1024" --scan-block 33
+expect_error "not an option of 02_parallel_hist_scan" --kpt 3
+expect_error "not an option of 02_parallel_hist_scan" --mode blocked
+expect_error "not an option of 02_parallel_hist_scan" --rank ballot
+expect_error "--hist '4'" --hist 4
+expect_error "--scan 'sideways'" --scan sideways
+expect_accepted -n 1000 --runs 1 --bits=4 --block=64 --scan-block 32 --hist=2 --scan=hs --no-cub
+finish test_cli_02_parallel_hist_scan

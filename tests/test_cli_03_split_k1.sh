@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# test_cli_03_split_k1.sh - stage 03's command line, on any machine: every bad input
+# gets one line on stderr and exit 2 before the GPU is looked for (so never the 77 of
+# "no GPU"); good options reach the GPU check (or run, where there is a GPU).
+set -u
+bin=${BIN_DIR:-build/bin}/03_split_k1
+[ -x "$bin" ] || { echo "missing $bin (run make first)"; exit 1; }
+source "$(dirname "$0")/cli_lib.sh"
+
+sort_bad_input
+expect_error "powers of two from 32 to 1024" --block 33
+expect_error "powers of two from 32 to 1024" --block 16
+expect_error "powers of two from 32 to 1024" --scan-block=33
+expect_error "not an option of 03_split_k1" --bits 4
+expect_error "not an option of 03_split_k1" --kpt 3
+expect_error "not an option of 03_split_k1" --hist 1
+expect_accepted -n 1000 --runs 1 --block=1024 --scan-block 64 --scan blelloch --no-cub
+finish test_cli_03_split_k1

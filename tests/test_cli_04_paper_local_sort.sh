@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# test_cli_04_paper_local_sort.sh - stage 04's command line, on any machine: every bad
+# input gets one line on stderr and exit 2 before the GPU is looked for (so never the
+# 77 of "no GPU"), a tile too large for shared memory too; good options reach the GPU
+# check (or run, where there is a GPU).
+set -u
+bin=${BIN_DIR:-build/bin}/04_paper_local_sort
+[ -x "$bin" ] || { echo "missing $bin (run make first)"; exit 1; }
+source "$(dirname "$0")/cli_lib.sh"
+
+sort_bad_input
+expect_error "from 1 to 8" --bits 9
+expect_error "powers of two from 32 to 1024" --block 33
+expect_error "powers of two from 32 to 1024" --scan-block 33
+expect_error "--kpt 17" --kpt 17
+expect_error "shared memory" --block 1024 --kpt 16
+expect_error "not an option of 04_paper_local_sort" --hist 3
+expect_error "not an option of 04_paper_local_sort" --rank multisplit
+expect_accepted -n 1000 --runs 1 --kpt 3 --bits=2 --block 64 --scan=blelloch --no-cub
+finish test_cli_04_paper_local_sort

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# test_run_06_nn_histogram.sh - a small run of every version of stage 06 and the cuBLAS
+# baseline through the command line: every check passes, version 6 runs itself on byte
+# data, and --output writes the .ivecs file.  GPU: exits 77 (skipped) where there is none.
+set -u
+bin=${BIN_DIR:-build/bin}/06_nn_histogram
+[ -x "$bin" ] || { echo "missing $bin (run make first)"; exit 1; }
+source "$(dirname "$0")/cli_lib.sh"
+
+checks=$((checks + 1))
+"$bin" -q 5 -r 3000 -d 16 --bins 10 --version all --runs 1 --output "$tmp/h.ivecs" >"$tmp/log" 2>&1
+rc=$?
+if [ "$rc" -eq 77 ]; then
+    grep '^SKIP: no CUDA device' "$tmp/log" || { echo "exit 77 without the SKIP line"; exit 1; }
+    exit 77
+elif [ "$rc" -eq 0 ]; then
+    [ "$(grep -c '^RESULT stage=06_nn_histogram .*check=PASS' "$tmp/log")" -eq 7 ] ||
+        fail "expected 7 passing RESULT lines (cuBLAS and versions 1-6): $(grep RESULT "$tmp/log")"
+    grep -q '^RESULT .* version=6 .*exact=yes' "$tmp/log" && ! grep -q ' ran=' "$tmp/log" ||
+        fail "version 6 should run itself on byte data: $(grep 'version=6' "$tmp/log")"
+    [ "$(stat -c %s "$tmp/h.ivecs")" -eq $((5 * 11 * 4)) ] || fail "--output: wrong .ivecs size"
+else
+    fail "the small run exited $rc:"; tail -n 5 "$tmp/log"
+fi
+finish test_run_06_nn_histogram
