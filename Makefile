@@ -121,6 +121,10 @@ DRIVER_OBJ := $(BUILD)/obj/common/driver.o
 
 stage_src = $(firstword $(wildcard $(1)/radix_sort.c $(1)/radix_sort.cu))
 stage_obj = $(BUILD)/obj/$(1)/radix_sort.o
+# A stage's test program links the stage's object, or - where the stage has a
+# test_hooks.cu, which includes the algorithm file to reach its kernels one step
+# at a time - that file's object in its place.
+stage_test_obj = $(if $(wildcard $(1)/test_hooks.cu),$(BUILD)/obj/$(1)/test_hooks.o,$(call stage_obj,$(1)))
 
 # Test programs: tests/test_<name>.c or .cu -> build/tests/test_<name>.
 TEST_SRC := $(wildcard tests/test_*.c tests/test_*.cu)
@@ -161,7 +165,7 @@ $(BUILD)/bin/$(1): $(call stage_obj,$(1)) $(DRIVER_OBJ) $(LIBCOMMON)
 	@mkdir -p $$(@D)
 	$$(NVCC) $$(GENCODE) $$^ -o $$@ $$(LDLIBS)
 $(BUILD)/tests/test_$(1): $(BUILD)/obj/tests/test_$(1).o $(BUILD)/obj/tests/sort_battery.o \
-                          $(call stage_obj,$(1)) $(LIBCOMMON)
+                          $(call stage_test_obj,$(1)) $(LIBCOMMON)
 	@mkdir -p $$(@D)
 	$$(NVCC) $$(GENCODE) $$^ -o $$@ $$(LDLIBS)
 endef

@@ -103,6 +103,14 @@ size_t stage_device_bytes(const sort_options *opt, size_t n)
     return 0; /* a CPU stage */
 }
 
+double stage_step_bytes(const sort_options *opt, size_t n, int step)
+{
+    (void)opt;
+    (void)n;
+    (void)step;
+    return 0; /* no device memory moved */
+}
+
 /* ---- plain mode: one histogram for the whole array ------------------------ */
 
 static void histogram(const uint32_t *src, size_t n, int shift, uint32_t mask, uint32_t *count,

@@ -97,6 +97,19 @@ size_t stage_device_bytes(const sort_options *opt, size_t n)
     return n * sizeof(uint32_t) + (1u << 20);
 }
 
+/* Device memory each step moves, every pass: the histogram reads the keys;
+ * the scan reads and writes 2^k counts in each of its two kernels.  The
+ * transfer crosses PCIe and the scatter runs on the host: not counted. */
+double stage_step_bytes(const sort_options *opt, size_t n, int step)
+{
+    double passes = passes_for_bits(opt->bits), bins = (double)(1u << opt->bits);
+    switch (step) {
+    case STEP_HISTOGRAM: return passes * 4.0 * (double)n;
+    case STEP_SCAN: return passes * 16.0 * bins;
+    default: return 0;
+    }
+}
+
 /* ---- histogram kernels ---------------------------------------------------- */
 
 /* 1. Sectioned: thread t counts keys [t * section, (t + 1) * section). */

@@ -85,6 +85,15 @@ size_t stage_device_bytes(const sort_options *opt, size_t n)
     return 3 * n * sizeof(uint32_t) + (1u << 20);
 }
 
+/* Device memory each step moves, in each of the 32 passes: the scan reads the
+ * keys and writes each key's ones_before in its tile; the scatter reads the
+ * keys and those counts and writes the keys. */
+double stage_step_bytes(const sort_options *opt, size_t n, int step)
+{
+    (void)opt;
+    return 32.0 * (step == STEP_SCAN ? 8.0 : 12.0) * (double)n;
+}
+
 /* ---- scan: in-block scans ------------------------------------------------- */
 
 /* Hillis-Steele, in place on s[0 .. blockDim.x), one value per thread.  After

@@ -57,7 +57,6 @@
 
 #include "cuda_check.h"
 #include "gpu.h"
-#include "radix_sort.h"
 #include "sort_stage.h"
 #include "timer.h"
 
@@ -113,6 +112,19 @@ size_t stage_device_bytes(const sort_options *opt, size_t n)
 {
     size_t table = ((size_t)1 << opt->bits) * tiles_for(n, opt);
     return (2 * n + 2 * table) * sizeof(uint32_t) + (1u << 20);
+}
+
+/* Device memory each step moves, every pass (T = 2^k x tiles counts in the
+ * table): the local sort reads and writes the keys; the histogram reads them
+ * and writes the table and the run starts; the scan reads and writes the table
+ * twice (scan of the tiles, then adding their offsets); the scatter reads the
+ * keys, the scanned table and the starts, and writes the keys. */
+double stage_step_bytes(const sort_options *opt, size_t n, int step)
+{
+    double passes = passes_for_bits(opt->bits), keys = 4.0 * (double)n;
+    double table = 4.0 * (double)((size_t)1 << opt->bits) * (double)tiles_for(n, opt);
+    const double per_pass[] = {2 * keys, keys + 2 * table, 4 * table, 2 * keys + 2 * table};
+    return passes * per_pass[step];
 }
 
 /* ---- scan: in-block scans ------------------------------------------------- */
@@ -506,74 +518,4 @@ int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort
     context_destroy(&c);
     rep->setup_ms += host_time_ms() - t0;
     return 0;
-}
-
-/* ---- building blocks, for the tests (radix_sort.h) ------------------------ */
-
-static void download(uint32_t *host, const uint32_t *device, size_t count)
-{
-    if (host)
-        CUDA_CHECK(cudaMemcpy(host, device, count * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-}
-
-void s04_one_pass(const uint32_t *keys, size_t n, int shift, int width, const sort_options *opt,
-                  s04_pass_outputs *out)
-{
-    sort_options o = *opt;
-    o.bits = width;
-    o.poison = 1;
-    sort_report rep;
-    report_clear(&rep, 1);
-    sort_context c;
-    context_create(&c, n, &o, &rep);
-    uint32_t mask = (1u << width) - 1;
-    size_t bins = (size_t)mask + 1, table = bins * c.tiles;
-    uint32_t *d_src = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);
-    uint32_t *d_dst = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);
-    CUDA_CHECK(cudaMemcpy(d_src, keys, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-
-    /* the steps of sort_pass, one at a time, each result downloaded */
-    local_sort<<<c.tiles, o.block, local_sort_shared_bytes(o.block, o.kpt)>>>(
-        d_src, n, shift, width, o.kpt, o.scan_variant);
-    CUDA_CHECK_LAUNCH();
-    download(out->tiles_sorted, d_src, n);
-    tile_histogram<<<c.tiles, o.block, 2 * bins * sizeof(uint32_t)>>>(d_src, n, shift, mask,
-                                                                      c.tile, c.d_table,
-                                                                      c.d_starts);
-    CUDA_CHECK_LAUNCH();
-    download(out->table, c.d_table, table);
-    download(out->starts, c.d_starts, table);
-    gpu_exclusive_scan(c.d_table, c.d_table, table, &c.scan, 0);
-    download(out->scanned, c.d_table, table);
-    scatter_tiles<<<c.tiles, o.block, bins * sizeof(uint32_t)>>>(d_src, d_dst, n, shift, mask,
-                                                                 c.tile, c.d_table, c.d_starts);
-    CUDA_CHECK_LAUNCH();
-    download(out->out, d_dst, n);
-
-    gpu_free(d_dst);
-    gpu_free(d_src);
-    context_destroy(&c);
-}
-
-double s04_exclusive_scan(const uint32_t *in, uint32_t *out, size_t n, int variant, int block)
-{
-    uint32_t *d_data = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);
-    scan_plan plan;
-    scan_plan_create(&plan, n, variant, block, 1);
-    CUDA_CHECK(cudaMemcpy(d_data, in, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    cudaEvent_t start, stop;
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-    CUDA_CHECK(cudaEventRecord(start));
-    gpu_exclusive_scan(d_data, d_data, n, &plan, 0);
-    CUDA_CHECK(cudaEventRecord(stop));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0.0f;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    CUDA_CHECK(cudaMemcpy(out, d_data, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
-    scan_plan_destroy(&plan);
-    gpu_free(d_data);
-    return ms;
 }

@@ -153,14 +153,41 @@ static int run_stage(const run_config *cfg, key_buffers *b, sort_report *median,
 
 static double time_qsort(const key_buffers *b, int runs);
 
-static void print_steps(const sort_report *rep, int bits, int verbose)
+/* GB/s of a step that moved `bytes` in `ms`, and its share of the copy
+ * bandwidth; -1 where there is nothing to say (a host step, no GPU). */
+static double step_gbs(double bytes, double ms)
 {
-    printf("  %-22s %12s %12s\n", "step", "total ms", "ms per pass");
+    return bytes > 0 && ms > 0 ? bytes / ms / 1e6 : -1;
+}
+static double step_pct(double gbs, double copy_gbs)
+{
+    return gbs > 0 && copy_gbs > 0 ? 100.0 * gbs / copy_gbs : -1;
+}
+
+static void print_steps(const sort_report *rep, const sort_options *opt, size_t n,
+                        double copy_gbs, int verbose)
+{
+    printf("  %-22s %12s %12s %12s %10s %10s\n", "step", "total ms", "ms per pass", "MB moved",
+           "GB/s", "% of copy");
     for (int s = 0; s < STAGE.nsteps; s++) {
-        double ms = report_step_ms(rep, s);
-        printf("  %-22s %12.3f %12.3f\n", STAGE.step_name[s], ms,
+        double ms = report_step_ms(rep, s), bytes = stage_step_bytes(opt, n, s);
+        double gbs = step_gbs(bytes, ms), pct = step_pct(gbs, copy_gbs);
+        printf("  %-22s %12.3f %12.3f", STAGE.step_name[s], ms,
                rep->npasses ? ms / rep->npasses : 0.0);
+        if (bytes > 0)
+            printf(" %12.1f", bytes / 1e6);
+        else
+            printf(" %12s", "-");
+        if (gbs > 0)
+            printf(" %10.1f", gbs);
+        else
+            printf(" %10s", "-");
+        if (pct > 0)
+            printf(" %10.1f\n", pct);
+        else
+            printf(" %10s\n", "-");
     }
+    int bits = opt->bits;
     if (!verbose)
         return;
     /* one line per pass, like the course reports' logs */
@@ -174,8 +201,8 @@ static void print_steps(const sort_report *rep, int bits, int verbose)
 }
 
 static void print_result_line(const run_config *cfg, size_t n, const sort_report *rep,
-                              double sort_ms, double qsort_ms, double cub_ms, int check_ok,
-                              const char *gpu)
+                              double sort_ms, double qsort_ms, double cub_ms, double copy_gbs,
+                              int check_ok, const char *gpu)
 {
     printf("RESULT stage=%s n=%zu", STAGE.name, n);
     if (cfg->input)
@@ -190,6 +217,14 @@ static void print_result_line(const run_config *cfg, size_t n, const sort_report
         printf(" gkeys_s=NA");
     for (int s = 0; s < STAGE.nsteps; s++)
         printf(" %s_ms=%.3f", STAGE.step_name[s], report_step_ms(rep, s));
+    for (int s = 0; s < STAGE.nsteps; s++) { /* each device step's share of the memory system */
+        double gbs = step_gbs(stage_step_bytes(&cfg->sort, n, s), report_step_ms(rep, s));
+        if (gbs > 0 && copy_gbs > 0)
+            printf(" %s_gbs=%.1f %s_pct=%.1f", STAGE.step_name[s], gbs, STAGE.step_name[s],
+                   step_pct(gbs, copy_gbs));
+    }
+    if (copy_gbs > 0)
+        printf(" copy_gbs=%.1f", copy_gbs);
     printf(" setup_ms=%.3f", rep->setup_ms);
     if (qsort_ms >= 0)
         printf(" qsort_ms=%.3f", qsort_ms);
@@ -240,7 +275,9 @@ int main(int argc, char **argv)
     if (cfg.output && write_keys_file(cfg.output, b.sorted, b.n, err, sizeof err))
         die(err);
     double sort_ms = report_total_ms(&rep, STAGE.nsteps);
-    print_steps(&rep, cfg.sort.bits, cfg.verbose);
+    /* measured once per run, after the sort: what "% of copy" is a share of */
+    double copy_gbs = STAGE.needs_gpu ? gpu_copy_gbs() : -1.0;
+    print_steps(&rep, &cfg.sort, b.n, copy_gbs, cfg.verbose);
     printf("  %-22s %12.3f %25.1f Mkeys/s\n", "sort (sum of steps)", sort_ms,
            sort_ms > 0 ? b.n / sort_ms / 1e3 : 0.0);
     printf("  %-22s %12.3f   allocation and transfers, not in the sort time\n", "setup",
@@ -275,7 +312,10 @@ int main(int argc, char **argv)
     }
     printf("  check     %s: %s\n", check_ok ? "PASS" : "FAIL", check);
 
-    print_result_line(&cfg, b.n, &rep, sort_ms, qsort_ms, cub_ms, check_ok, gpu);
+    if (copy_gbs > 0)
+        printf("  %-22s %12.1f   GB/s, a device-to-device copy: what %% of copy refers to\n",
+               "copy bandwidth", copy_gbs);
+    print_result_line(&cfg, b.n, &rep, sort_ms, qsort_ms, cub_ms, copy_gbs, check_ok, gpu);
     free(b.keys);
     free(b.sorted);
     free(b.ref);

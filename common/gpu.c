@@ -78,6 +78,39 @@ void gpu_require(const char *who)
     }
 }
 
+double gpu_copy_gbs(void)
+{
+    size_t free_bytes = 0, total_bytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    size_t bytes = (size_t)256 << 20;
+    while (bytes > ((size_t)1 << 20) && 2 * bytes + ((size_t)64 << 20) > free_bytes)
+        bytes /= 2;
+    void *a = gpu_alloc(bytes, 1), *b = gpu_alloc(bytes, 1);
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    float ms[5];
+    for (int r = -1; r < 5; r++) { /* r = -1: the warm-up */
+        CUDA_CHECK(cudaEventRecord(start, 0));
+        CUDA_CHECK(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
+        CUDA_CHECK(cudaEventRecord(stop, 0));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        if (r >= 0)
+            CUDA_CHECK(cudaEventElapsedTime(&ms[r], start, stop));
+    }
+    for (int i = 1; i < 5; i++) /* insertion sort of 5: the middle one is the median */
+        for (int j = i; j > 0 && ms[j] < ms[j - 1]; j--) {
+            float t = ms[j];
+            ms[j] = ms[j - 1];
+            ms[j - 1] = t;
+        }
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    gpu_free(a);
+    gpu_free(b);
+    return 2.0 * (double)bytes / ms[2] / 1e6;
+}
+
 void gpu_name(char *buf, size_t len)
 {
     char why[128];

@@ -34,6 +34,11 @@ gpu_state gpu_classify(int status, int count, int driver_library, int device_fil
  * when there is none, "<who>: error: ..." on stderr with 3 when it fails. */
 void gpu_require(const char *who);
 
+/* The device's copy bandwidth in GB/s: a device-to-device cudaMemcpy of up to
+ * 256 MiB, bytes read plus bytes written over its time, median of 5 after a
+ * warm-up.  What "% of copy" is measured against. */
+double gpu_copy_gbs(void);
+
 /* The name of device 0, or "none". */
 void gpu_name(char *buf, size_t len);
 

@@ -100,6 +100,13 @@ int stage_check_options(const sort_options *opt, size_t n, char *err, size_t err
  * stage): the driver compares it with the GPU's free memory before it starts. */
 size_t stage_device_bytes(const sort_options *opt, size_t n);
 
+/* The bytes step `step` must move through device memory to sort n keys, summed
+ * over the passes: every key, count and offset it reads or writes, once (a
+ * model, written next to the steps in the stage's file; 0 for work that is
+ * not on the GPU).  The driver divides it by the step's time: the GB/s it
+ * reached, and the share of the device's copy bandwidth. */
+double stage_step_bytes(const sort_options *opt, size_t n, int step);
+
 /* Sort n keys from keys_in into keys_out (distinct arrays), filling rep.
  * Options must have passed check_sort_options (common/options.h).  Returns 0, or -1 with a
  * message in err (for example: not enough device memory). */

@@ -105,6 +105,11 @@ static void test_alloc(void)
     CHECK(gpu_require_memory((size_t)1 << 50, "a petabyte", err, sizeof err) != 0);
     CHECK_MSG(strstr(err, "a petabyte needs") && strstr(err, "GiB"), "message was: %s", err);
     CHECK(gpu_require_memory(1 << 20, "a megabyte", err, sizeof err) == 0);
+
+    /* what "% of copy" is a share of: a device that copies at all, and no faster
+     * than any memory made so far (10 TB/s) */
+    double copy = gpu_copy_gbs();
+    CHECK_MSG(copy > 10.0 && copy < 10000.0, "copy bandwidth %.1f GB/s", copy);
 }
 
 int main(int argc, char **argv)

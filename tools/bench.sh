@@ -10,6 +10,9 @@
 #   sweep02   stage 02: every histogram kernel x scan, and digit widths 1..8
 #   sweep03   stage 03: block sizes and scan variants
 #   sweep04   stage 04: digit widths, block sizes, scan block sizes, keys per thread, scans
+#   sweep05   stage 05: ranking x digit width, keys per thread, block and scan block sizes,
+#             every distribution against CUB, and course report 001's v6/v7 step (stage 04
+#             and the warp rankings at --bits 4 --kpt 1 and 2)
 #   nn06      stage 06 at the full size (10,000 x 1,000,000 x 128), K = 5 and 5000, every
 #             version and cuBLAS, the median of 3 timed runs each (not in the default sets:
 #             about 2.5 minutes on an H100).
@@ -27,7 +30,7 @@
 set -u
 bin_dir=$1; shift
 sets=("$@")
-[ ${#sets[@]} -gt 0 ] || sets=(stages sweep01 sweep02 sweep03 sweep04)
+[ ${#sets[@]} -gt 0 ] || sets=(stages sweep01 sweep02 sweep03 sweep04 sweep05)
 runs=${BENCH_RUNS:-5}
 date=$(date +%F)
 
@@ -126,6 +129,30 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         begin "$out_dir/sweep04_kpt.csv"
         for sc in hillis-steele blelloch; do for k in 1 2 4 8; do
             run "$csv" 04_paper_local_sort --scan "$sc" --kpt "$k" --no-cub; done; done ;;
+    sweep05)
+        # the rankings x digit widths: split and ballot at stage 04's 8 keys per thread
+        begin "$out_dir/sweep05_rank_bits.csv"
+        for r in split ballot; do for b in 1 2 4 8; do
+            run "$csv" 05_warp_shuffle --rank "$r" --bits "$b" --kpt 8 --no-cub; done; done
+        for b in 4 5 6 7 8; do run "$csv" 05_warp_shuffle --rank multisplit --bits "$b" --no-cub; done
+        begin "$out_dir/sweep05_kpt.csv"
+        for k in 1 2 4 8 12 16; do run "$csv" 05_warp_shuffle --kpt "$k" --no-cub; done
+        begin "$out_dir/sweep05_block.csv" # the same 2048-key tiles, cut among more or fewer threads
+        for bk in "256 8" "512 4" "1024 2"; do
+            read -r bl k <<<"$bk"; run "$csv" 05_warp_shuffle --block "$bl" --kpt "$k" --no-cub; done
+        begin "$out_dir/sweep05_scan_block.csv"
+        for sc in hillis-steele blelloch; do for bl in 64 256 1024; do
+            run "$csv" 05_warp_shuffle --scan "$sc" --scan-block "$bl" --no-cub; done; done
+        begin "$out_dir/sweep05_dist.csv" # every distribution, CUB on the same keys
+        for d in uniform equal sorted reversed few and2 and4 high low; do
+            run "$csv" 05_warp_shuffle --dist "$d"; done
+        # course report 001's v6 (one key per thread) and v7 (two): stage 04 and the warp
+        # rankings at the same settings, 4-bit digits, CUB in the same runs
+        begin "$out_dir/sweep05_report.csv"
+        for k in 1 2; do
+            run "$csv" 04_paper_local_sort --bits 4 --kpt "$k"
+            for r in split ballot; do run "$csv" 05_warp_shuffle --rank "$r" --bits 4 --kpt "$k"; done
+        done ;;
     nn06)
         # appended to: one K per call is allowed (NN06_BINS)
         begin "$out_dir/nn06.csv"

@@ -10,7 +10,7 @@
 #     test      every test program and test script, one at a time
 #     sanitize  every GPU test program under the four compute-sanitizer tools
 #     run       make run: every stage at its defaults, the summary table
-#     bench     tools/bench.sh (BENCH_SETS, default "stages sweep02 sweep03 sweep04")
+#     bench     tools/bench.sh (BENCH_SETS, default "stages sweep02 sweep03 sweep04 sweep05")
 #     scout06   stage 06 at a tenth of the full size (1,000 queries), K = 5 and 5000,
 #               every version: what the full-size runs of `bench` with nn06 will cost
 set -u
@@ -66,7 +66,7 @@ for part in "${parts[@]}"; do
             grep -E '^  (cuBLAS|report|tiled|reductions|fused|integer)' "$OUT/scout06_k$k.log" | tee -a "$summary"
         done ;;
     bench)
-        tools/bench.sh build/bin ${BENCH_SETS:-stages sweep02 sweep03 sweep04} >"$OUT/bench.log" 2>&1
+        tools/bench.sh build/bin ${BENCH_SETS:-stages sweep02 sweep03 sweep04 sweep05} >"$OUT/bench.log" 2>&1
         rc=$?
         note "bench: exit $rc" ;;
     *) note "unknown part '$part'"; not_run+=("$part"); continue ;;

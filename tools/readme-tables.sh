@@ -7,7 +7,9 @@
 #   <!-- end table -->
 # The words after the CSV path are the columns to show, in order; a word with "="
 # keeps only the rows where that column has that value.  Headers: "sort_ms" is shown
-# as "sort (ms)", "gkeys_s" as "Gkeys/s", other underscores as spaces.
+# as "sort (ms)", "scan_gbs" as "scan (GB/s)", "scan_pct" as "scan (% of copy)",
+# "gkeys_s" as "Gkeys/s", the vs columns with the direction they read in, other
+# underscores as spaces.
 set -eu
 for md in "$@"; do
     tmp=$(mktemp)
@@ -29,7 +31,11 @@ for md in "$@"; do
     }
     function header_name(col) {
         if (col == "gkeys_s") return "Gkeys/s"
+        if (col == "vs_cub") return "vs CUB (x its time)"
+        if (col == "vs_cublas") return "vs cuBLAS (its time / this)"
         if (col ~ /_ms$/) { sub(/_ms$/, "", col); col = col " (ms)" }
+        if (col ~ /_gbs$/) { sub(/_gbs$/, "", col); col = col " (GB/s)" }
+        if (col ~ /_pct$/) { sub(/_pct$/, "", col); col = col " (% of copy)" }
         gsub(/_/, " ", col)
         return col
     }

@@ -4,8 +4,10 @@
 # -v columns="..." replaces the sort stages' columns (stage 06 has its own).
 BEGIN {
     if (columns == "")
-        columns = "date stage n dist seed input mode bits hist scan block scan_block kpt runs " \
-                  "sort_ms gkeys_s local_sort_ms histogram_ms scan_ms transfer_ms scatter_ms " \
+        columns = "date stage n dist seed input mode rank bits hist scan block scan_block kpt " \
+                  "runs sort_ms gkeys_s local_sort_ms histogram_ms scan_ms transfer_ms " \
+                  "scatter_ms local_sort_gbs histogram_gbs scan_gbs scatter_gbs " \
+                  "local_sort_pct histogram_pct scan_pct scatter_pct copy_gbs " \
                   "setup_ms qsort_ms cub_ms vs_cub check gpu args"
     ncols = split(columns, cols, " ")
     if (header) {

@@ -1,0 +1,761 @@
+/*
+ * 05_warp_shuffle/radix_sort.cu - warp-level primitives: shuffle scans, ballot
+ * splits, and a multisplit that ranks whole 8-bit digits inside each warp.
+ *
+ * What changed since 04_paper_local_sort, and why
+ *   The 32 threads of a warp run together, so they can trade registers
+ *   (__shfl_up_sync) and vote (__ballot_sync) without shared memory or
+ *   __syncthreads.  Stage 04's local sort spends its time in block-wide scans,
+ *   log2(block) barriers per 1-bit split.  --rank picks one of three rankings,
+ *   in the order the lesson builds them:
+ *     split       stage 04's local sort; each split's block scan is a warp-shuffle
+ *                 scan, then one scan of the warps' totals (report 001's v6/v7).
+ *     ballot      each split ranked by a ballot of the bit and __popc of the lanes
+ *                 below: no scan inside a warp at all, only of the warps' totals.
+ *     multisplit  (the default) no local sort, no 1-bit splits: reduce-then-scan.
+ *   Steps of a multisplit pass (8-bit digits by default: 4 passes instead of 8)
+ *     1. upsweep: each block only READS its tile and counts its digits into the
+ *        [digit][tile] table (reported as "histogram");
+ *     2. scan: the table, as in stage 04;
+ *     3. downsweep (reported as "scatter"): each block loads its tile, each warp
+ *        a contiguous run of it; a warp ranks its keys by their whole digit, k
+ *        ballots for k-bit digits finding the lanes that hold the same digit;
+ *        the warps' counts become the tile's digit offsets; the tile is
+ *        reordered in shared memory and written out in runs of equal digits.
+ *   Bytes per key moved through device memory: stage 04 reads and writes each
+ *   key in the local sort, reads it in the histogram and the scatter and writes
+ *   it there: 20 bytes per pass, x 8 passes of 4 bits = 160.  The multisplit
+ *   reads it in the upsweep, reads and writes it in the downsweep: 12 bytes per
+ *   pass, x 4 passes of 8 bits = 48.
+ *
+ * Run:  build/bin/05_warp_shuffle --verbose
+ *       build/bin/05_warp_shuffle --rank split --bits 4 --kpt 2   (report 001's v7)
+ *       make diff FROM=04 TO=05
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_check.h"
+#include "gpu.h"
+#include "sort_stage.h"
+#include "timer.h"
+
+enum { STEP_LOCAL_SORT, STEP_HISTOGRAM, STEP_SCAN, STEP_SCATTER };
+
+#define MAX_SCAN_LEVELS 8
+#define MAX_KPT 16
+#define FULL_WARP 0xFFFFFFFFu
+
+const stage_info STAGE = {
+    .name = "05_warp_shuffle",
+    .title = "warp-level primitives: shuffle scans, ballot splits, 8-bit warp multisplit",
+    .needs_gpu = 1,
+    .nsteps = 4,
+    .step_name = {"local_sort", "histogram", "scan", "scatter"},
+    .uses = USES_BITS | USES_BLOCK | USES_SCAN_BLOCK | USES_KPT | USES_SCAN | USES_RANK,
+    .defaults = {.bits = 8, .block = 256, .scan_block = 256, .kpt = 16,
+                 .scan_variant = SCAN_HILLIS_STEELE, .rank = RANK_MULTISPLIT},
+    .range = {.bits = {1, 8}, .block = {32, 1024, 1}, .scan_block = {32, 1024, 1},
+              .kpt = {1, MAX_KPT}},
+};
+
+/* Shared memory of the local sort: the padded tile and the warps' totals. */
+static size_t local_sort_shared_bytes(int block, int kpt)
+{
+    size_t tile = (size_t)block * kpt;
+    return ((tile + tile / 32) + 33) * sizeof(uint32_t);
+}
+
+/* Shared memory of the downsweep: the tile, each warp's count of each digit,
+ * each digit's start in the tile and place in the output, the warps' totals. */
+static size_t downsweep_shared_bytes(int block, int kpt, int bits)
+{
+    size_t bins = (size_t)1 << bits;
+    return ((size_t)block * kpt + (block / 32) * bins + 2 * bins + 33) * sizeof(uint32_t);
+}
+
+static size_t tiles_for(size_t n, const sort_options *opt)
+{
+    size_t tile = (size_t)opt->block * opt->kpt;
+    return (n + tile - 1) / tile;
+}
+
+/* Beyond the declared ranges: the tile must fit in a block's shared memory,
+ * and the multisplit gives each digit a thread of its own. */
+int stage_check_options(const sort_options *opt, size_t n, char *err, size_t errlen)
+{
+    (void)n;
+    int multisplit = opt->rank == RANK_MULTISPLIT;
+    if (multisplit && opt->block < (1 << opt->bits)) {
+        snprintf(err, errlen,
+                 "--rank multisplit --bits %d --block %d: the downsweep needs a thread per digit, "
+                 "a block of at least %d threads",
+                 opt->bits, opt->block, 1 << opt->bits);
+        return -1;
+    }
+    size_t shared = multisplit ? downsweep_shared_bytes(opt->block, opt->kpt, opt->bits)
+                               : local_sort_shared_bytes(opt->block, opt->kpt);
+    if (shared > SHARED_MEMORY_PER_BLOCK) {
+        snprintf(err, errlen,
+                 "--block %d --kpt %d: a tile of %d keys needs %zu bytes of shared memory, more "
+                 "than the %d a block may use; use fewer keys per thread or a smaller block",
+                 opt->block, opt->kpt, opt->block * opt->kpt, shared, SHARED_MEMORY_PER_BLOCK);
+        return -1;
+    }
+    return 0;
+}
+
+/* two key buffers (ping-pong), the [digit][block] table and the run starts */
+size_t stage_device_bytes(const sort_options *opt, size_t n)
+{
+    size_t table = ((size_t)1 << opt->bits) * tiles_for(n, opt);
+    return (2 * n + 2 * table) * sizeof(uint32_t) + (1u << 20);
+}
+
+/* Device memory each step moves, every pass (T = 2^k x tiles counts in the
+ * table).  split, ballot: as stage 04.  multisplit: no local sort; the upsweep
+ * ("histogram") reads the keys and writes the table; the scan reads and writes
+ * it twice; the downsweep ("scatter") reads the keys and the scanned table and
+ * writes the keys.  12 bytes of keys per key and pass, against stage 04's 20. */
+double stage_step_bytes(const sort_options *opt, size_t n, int step)
+{
+    double passes = passes_for_bits(opt->bits), keys = 4.0 * (double)n;
+    double table = 4.0 * (double)((size_t)1 << opt->bits) * (double)tiles_for(n, opt);
+    const double per_pass[] = {2 * keys, keys + 2 * table, 4 * table, 2 * keys + 2 * table};
+    const double multisplit[] = {0, keys + table, 4 * table, 2 * keys + table};
+    return passes * (opt->rank == RANK_MULTISPLIT ? multisplit : per_pass)[step];
+}
+
+/* ---- scan: in-block scans ------------------------------------------------- */
+
+/* Hillis-Steele, in place on s[0 .. blockDim.x), one value per thread.  After
+ * it, s[t] holds the sum of the values before t (exclusive); returns the total.
+ * Each step reads the value `offset` to the left, waits for every thread to
+ * have read, then adds: without the barrier in between a thread could read a
+ * value its neighbour has already updated in this step. */
+__device__ uint32_t scan_hillis_steele(uint32_t *s)
+{
+    const unsigned t = threadIdx.x;
+    __syncthreads(); /* the caller's writes to s are visible */
+    uint32_t own = s[t];
+    for (unsigned offset = 1; offset < blockDim.x; offset *= 2) {
+        uint32_t left = t >= offset ? s[t - offset] : 0;
+        __syncthreads();
+        s[t] += left;
+        __syncthreads();
+    }
+    uint32_t total = s[blockDim.x - 1];
+    __syncthreads(); /* everyone has read the total before s changes */
+    s[t] -= own;     /* inclusive -> exclusive */
+    __syncthreads();
+    return total;
+}
+
+/* Shared-memory index with one word of padding every 32 words: in the tree
+ * walks below, addresses 2, 4, 8 ... words apart would otherwise fall into the
+ * same bank (there are 32 banks of 4 bytes) and be served one after another. */
+#define PAD(i) ((i) + ((i) >> 5))
+
+/* Blelloch, in place on s[PAD(0 .. count)), count a power of two up to
+ * 2 * blockDim.x (each thread handles two values).  Exclusive; returns the total. */
+__device__ uint32_t scan_blelloch(uint32_t *s, unsigned count)
+{
+    const unsigned t = threadIdx.x;
+    unsigned offset = 1;
+    /* up-sweep: after it, s[PAD(count - 1)] holds the total */
+    for (unsigned active = count / 2; active > 0; active /= 2) {
+        __syncthreads();
+        if (t < active) {
+            unsigned left = offset * (2 * t + 1) - 1, right = offset * (2 * t + 2) - 1;
+            s[PAD(right)] += s[PAD(left)];
+        }
+        offset *= 2;
+    }
+    __syncthreads();
+    uint32_t total = s[PAD(count - 1)];
+    __syncthreads(); /* everyone has read the total before it is cleared */
+    if (t == 0)
+        s[PAD(count - 1)] = 0;
+    /* down-sweep: each node passes its prefix to its left child, and the
+     * prefix plus the left child's sum to its right child */
+    for (unsigned active = 1; active < count; active *= 2) {
+        offset /= 2;
+        __syncthreads();
+        if (t < active) {
+            unsigned left = offset * (2 * t + 1) - 1, right = offset * (2 * t + 2) - 1;
+            uint32_t left_sum = s[PAD(left)];
+            s[PAD(left)] = s[PAD(right)];
+            s[PAD(right)] += left_sum;
+        }
+    }
+    __syncthreads();
+    return total;
+}
+
+/* ---- scan: warp-level scans ----------------------------------------------- */
+
+/* Inclusive scan of one value per lane, within each warp: five steps in which
+ * every lane adds the value `offset` lanes below it, read straight from that
+ * lane's register.  No shared memory, no barrier: the lanes run together. */
+__device__ uint32_t warp_inclusive_scan(uint32_t v)
+{
+    const unsigned lane = threadIdx.x % 32;
+    for (unsigned offset = 1; offset < 32; offset *= 2) {
+        uint32_t left = __shfl_up_sync(FULL_WARP, v, offset);
+        if (lane >= offset)
+            v += left;
+    }
+    return v;
+}
+
+/* Each warp gives its total; returns the sum of the totals of the warps before
+ * this thread's, and the block's total in *total.  s_warp holds 33 words.  The
+ * one step that needs shared memory and barriers: the first warp scans the
+ * (at most 32) totals with the warp scan. */
+__device__ uint32_t scan_warp_totals(uint32_t warp_total, uint32_t *s_warp, uint32_t *total)
+{
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+    if (lane == 0)
+        s_warp[warp] = warp_total;
+    __syncthreads();
+    if (warp == 0) {
+        uint32_t t = lane < warps ? s_warp[lane] : 0;
+        uint32_t inclusive = warp_inclusive_scan(t);
+        if (lane < warps)
+            s_warp[lane] = inclusive - t;
+        if (lane == 31)
+            s_warp[32] = inclusive;
+    }
+    __syncthreads();
+    uint32_t before = s_warp[warp];
+    *total = s_warp[32];
+    __syncthreads(); /* everyone has read s_warp before it is used again */
+    return before;
+}
+
+/* Exclusive scan of one value per thread over the whole block. */
+__device__ uint32_t block_exclusive_scan(uint32_t v, uint32_t *s_warp, uint32_t *total)
+{
+    uint32_t inclusive = warp_inclusive_scan(v);
+    uint32_t warp_total = __shfl_sync(FULL_WARP, inclusive, 31);
+    return scan_warp_totals(warp_total, s_warp, total) + inclusive - v;
+}
+
+/* ---- scan: the multi-block scan ------------------------------------------- */
+
+/* Values one block scans: one per thread (Hillis-Steele) or two (Blelloch). */
+static size_t scan_tile(int variant, int block)
+{
+    return variant == SCAN_BLELLOCH ? 2 * (size_t)block : (size_t)block;
+}
+
+/* Scans each tile of `in` into `out` (exclusive, in place allowed) and writes
+ * each tile's total to tile_sums (if there is more than one tile). */
+__global__ void scan_tiles_hillis_steele(const uint32_t *in, uint32_t *out, size_t n,
+                                         uint32_t *tile_sums)
+{
+    extern __shared__ uint32_t s[];
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    s[threadIdx.x] = i < n ? in[i] : 0;
+    uint32_t total = scan_hillis_steele(s);
+    if (i < n)
+        out[i] = s[threadIdx.x];
+    if (tile_sums && threadIdx.x == 0)
+        tile_sums[blockIdx.x] = total;
+}
+
+__global__ void scan_tiles_blelloch(const uint32_t *in, uint32_t *out, size_t n,
+                                    uint32_t *tile_sums)
+{
+    extern __shared__ uint32_t s[];
+    const unsigned count = 2 * blockDim.x;
+    size_t base = (size_t)blockIdx.x * count;
+    /* thread t loads values t and t + blockDim.x: neighbouring threads, neighbouring words */
+    for (unsigned j = threadIdx.x; j < count; j += blockDim.x)
+        s[PAD(j)] = base + j < n ? in[base + j] : 0;
+    uint32_t total = scan_blelloch(s, count);
+    for (unsigned j = threadIdx.x; j < count; j += blockDim.x)
+        if (base + j < n)
+            out[base + j] = s[PAD(j)];
+    if (tile_sums && threadIdx.x == 0)
+        tile_sums[blockIdx.x] = total;
+}
+
+/* Adds to every value of tile b the scanned total of the tiles before it. */
+__global__ void add_tile_offsets(uint32_t *data, size_t n, size_t tile, const uint32_t *offsets)
+{
+    size_t base = (size_t)blockIdx.x * tile;
+    uint32_t add = offsets[blockIdx.x];
+    for (size_t j = threadIdx.x; j < tile && base + j < n; j += blockDim.x)
+        data[base + j] += add;
+}
+
+/* The tile totals of every level of the recursion, allocated once per sort. */
+typedef struct {
+    uint32_t *sums[MAX_SCAN_LEVELS];
+    int variant, block;
+} scan_plan;
+
+static void scan_plan_create(scan_plan *plan, size_t n, int variant, int block, int poison)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->variant = variant;
+    plan->block = block;
+    size_t tile = scan_tile(variant, block);
+    for (int level = 0; n > 1 && level < MAX_SCAN_LEVELS; level++) {
+        size_t tiles = (n + tile - 1) / tile;
+        if (tiles > 1)
+            plan->sums[level] = (uint32_t *)gpu_alloc(tiles * sizeof(uint32_t), poison);
+        n = tiles;
+    }
+}
+
+static void scan_plan_destroy(scan_plan *plan)
+{
+    for (int level = 0; level < MAX_SCAN_LEVELS; level++)
+        if (plan->sums[level])
+            gpu_free(plan->sums[level]);
+}
+
+/* Scans the tiles of n values, `block` threads per tile; writes each tile's
+ * total to sums when it is not NULL. */
+static void launch_scan_tiles(const uint32_t *d_in, uint32_t *d_out, size_t n, int variant,
+                              int block, uint32_t *sums)
+{
+    size_t tile = scan_tile(variant, block);
+    size_t tiles = (n + tile - 1) / tile;
+    if (variant == SCAN_BLELLOCH)
+        scan_tiles_blelloch<<<tiles, block, PAD(tile) * sizeof(uint32_t)>>>(d_in, d_out, n, sums);
+    else
+        scan_tiles_hillis_steele<<<tiles, block, tile * sizeof(uint32_t)>>>(d_in, d_out, n, sums);
+    CUDA_CHECK_LAUNCH();
+}
+
+/* Exclusive scan of n values on the device, any n (in == out allowed). */
+static void gpu_exclusive_scan(const uint32_t *d_in, uint32_t *d_out, size_t n,
+                               const scan_plan *plan, int level)
+{
+    if (n == 0)
+        return;
+    size_t tile = scan_tile(plan->variant, plan->block);
+    size_t tiles = (n + tile - 1) / tile;
+    uint32_t *sums = tiles > 1 ? plan->sums[level] : NULL;
+    launch_scan_tiles(d_in, d_out, n, plan->variant, plan->block, sums);
+    if (tiles > 1) {
+        gpu_exclusive_scan(sums, sums, tiles, plan, level + 1);
+        add_tile_offsets<<<tiles, plan->block>>>(d_out, n, tile, sums);
+        CUDA_CHECK_LAUNCH();
+    }
+}
+
+/* ---- 1. local sort: a tile sorted by its digit in shared memory ----------- */
+
+__device__ uint32_t digit_of(uint32_t key, int shift, uint32_t mask) { return (key >> shift) & mask; }
+
+/* --rank ballot: the ones before this thread's keys, with no scan inside the
+ * warp.  For each of the kpt key slots a ballot tells which lanes hold a one,
+ * and __popc counts those below this lane; only the warps' totals are scanned. */
+__device__ __forceinline__ uint32_t ballot_ones_before(const uint32_t *key, int kpt, int bit,
+                                                       uint32_t *s_scan, uint32_t *total)
+{
+    const unsigned below_me = (1u << (threadIdx.x % 32)) - 1;
+    uint32_t below = 0, in_warp = 0;
+#pragma unroll
+    for (int j = 0; j < MAX_KPT; j++) {
+        if (j < kpt) {
+            unsigned ones = __ballot_sync(FULL_WARP, (key[j] >> bit) & 1u);
+            below += __popc(ones & below_me);
+            in_warp += __popc(ones);
+        }
+    }
+    return scan_warp_totals(in_warp, s_scan, total) + below;
+}
+
+/* One stable 1-bit split of the tile s_keys (PAD-indexed, `tile` keys) by
+ * bit `bit`; thread t owns the keys t * kpt ... t * kpt + kpt - 1.  s_scan
+ * holds the warps' totals (33 words). */
+__device__ void split_tile(uint32_t *s_keys, uint32_t *s_scan, unsigned tile, int kpt, int bit,
+                           int rank)
+{
+    const unsigned t = threadIdx.x;
+    uint32_t key[MAX_KPT];
+    uint32_t ones = 0;
+#pragma unroll
+    for (int j = 0; j < MAX_KPT; j++) {
+        if (j < kpt) { /* a constant index after unrolling: key[] stays in registers */
+            key[j] = s_keys[PAD(t * kpt + j)];
+            ones += (key[j] >> bit) & 1u;
+        }
+    }
+    /* ones before this thread's keys, over the whole tile */
+    uint32_t total_ones;
+    if (rank == RANK_BALLOT)
+        ones = ballot_ones_before(key, kpt, bit, s_scan, &total_ones);
+    else
+        ones = block_exclusive_scan(ones, s_scan, &total_ones);
+    /* every thread has read its keys (the scans end with a barrier): write */
+    uint32_t zeros = tile - total_ones;
+#pragma unroll
+    for (int j = 0; j < MAX_KPT; j++) {
+        if (j < kpt) {
+            uint32_t i = t * kpt + j, b = (key[j] >> bit) & 1u;
+            uint32_t rank = b ? zeros + ones : i - ones;
+            ones += b;
+            s_keys[PAD(rank)] = key[j];
+        }
+    }
+    __syncthreads();
+}
+
+/* Each block sorts its tile of `keys` (in place) by the digit at `shift`. */
+__global__ void local_sort(uint32_t *keys, size_t n, int shift, int width, int kpt, int rank)
+{
+    extern __shared__ uint32_t shared[];
+    const unsigned tile = blockDim.x * kpt;
+    uint32_t *s_keys = shared;                    /* PAD(tile) words */
+    uint32_t *s_scan = shared + PAD(tile);        /* 33 words */
+    size_t base = (size_t)blockIdx.x * tile;
+
+    /* coalesced load; past the end, padding keys whose bits are all 1 */
+    for (unsigned j = threadIdx.x; j < tile; j += blockDim.x)
+        s_keys[PAD(j)] = base + j < n ? keys[base + j] : 0xFFFFFFFFu;
+    __syncthreads();
+
+    for (int bit = shift; bit < shift + width; bit++)
+        split_tile(s_keys, s_scan, tile, kpt, bit, rank);
+
+    for (unsigned j = threadIdx.x; j < tile; j += blockDim.x)
+        if (base + j < n)
+            keys[base + j] = s_keys[PAD(j)];
+}
+
+/* ---- 2. histogram: the digit runs of each sorted tile --------------------- */
+
+/* Tile b's count of digit d goes to table[d * tiles + b] (column-major, for
+ * the scan); where d's run starts in the tile goes to starts[b * bins + d]. */
+__global__ void tile_histogram(const uint32_t *sorted, size_t n, int shift, uint32_t mask,
+                               size_t tile, uint32_t *table, uint32_t *starts)
+{
+    extern __shared__ uint32_t s_run[]; /* start and end of each digit's run */
+    const uint32_t bins = mask + 1;
+    uint32_t *s_start = s_run, *s_end = s_run + bins;
+    for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x)
+        s_start[d] = s_end[d] = 0; /* a digit with no keys: an empty run */
+    __syncthreads();
+
+    size_t base = (size_t)blockIdx.x * tile;
+    size_t valid = n - base < tile ? n - base : tile;
+    for (size_t j = threadIdx.x; j < valid; j += blockDim.x) {
+        uint32_t d = digit_of(sorted[base + j], shift, mask);
+        if (j == 0 || digit_of(sorted[base + j - 1], shift, mask) != d)
+            s_start[d] = (uint32_t)j;
+        if (j == valid - 1 || digit_of(sorted[base + j + 1], shift, mask) != d)
+            s_end[d] = (uint32_t)j + 1;
+    }
+    __syncthreads();
+
+    for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x) {
+        table[(size_t)d * gridDim.x + blockIdx.x] = s_end[d] - s_start[d];
+        starts[(size_t)blockIdx.x * bins + d] = s_start[d];
+    }
+}
+
+/* ---- 4. scatter: runs of equal digits to consecutive addresses ------------ */
+
+__global__ void scatter_tiles(const uint32_t *sorted, uint32_t *dst, size_t n, int shift,
+                              uint32_t mask, size_t tile, const uint32_t *scanned,
+                              const uint32_t *starts)
+{
+    extern __shared__ uint32_t s_offset[]; /* per digit: where its run goes, minus its start */
+    const uint32_t bins = mask + 1;
+    for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x)
+        s_offset[d] = scanned[(size_t)d * gridDim.x + blockIdx.x] -
+                      starts[(size_t)blockIdx.x * bins + d];
+    __syncthreads();
+
+    size_t base = (size_t)blockIdx.x * tile;
+    size_t valid = n - base < tile ? n - base : tile;
+    for (size_t j = threadIdx.x; j < valid; j += blockDim.x) {
+        uint32_t key = sorted[base + j];
+        dst[s_offset[digit_of(key, shift, mask)] + (uint32_t)j] = key;
+    }
+}
+
+/* ---- multisplit 1. upsweep: count each tile's digits, read only --------- */
+
+/* Warp-striped load: warp w holds the contiguous run [w * 32 * kpt,
+ * (w + 1) * 32 * kpt) of the tile, and lane l its keys l, l + 32, l + 64 ...,
+ * so each load of the warp is 32 neighbouring words.  Past the end: keys whose
+ * bits are all 1, which rank after every real key and are never written. */
+__device__ __forceinline__ void load_warp_striped(const uint32_t *src, size_t n, int kpt,
+                                                  uint32_t *key)
+{
+    size_t first = (size_t)blockIdx.x * blockDim.x * kpt + (threadIdx.x / 32) * 32 * kpt +
+                   threadIdx.x % 32;
+#pragma unroll
+    for (int j = 0; j < MAX_KPT; j++)
+        if (j < kpt)
+            key[j] = first + 32 * j < n ? src[first + 32 * j] : 0xFFFFFFFFu;
+}
+
+/* Tile b's count of digit d goes to table[d * tiles + b], column-major for the
+ * scan.  The keys are read - all kpt loads of a thread in flight at once - and
+ * nothing else is written. */
+__global__ void upsweep(const uint32_t *keys, size_t n, int shift, uint32_t mask, int kpt,
+                        uint32_t *table)
+{
+    extern __shared__ uint32_t s_count[]; /* one counter per digit */
+    for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
+        s_count[d] = 0;
+    __syncthreads();
+    uint32_t key[MAX_KPT];
+    load_warp_striped(keys, n, kpt, key);
+    size_t first = (size_t)blockIdx.x * blockDim.x * kpt + (threadIdx.x / 32) * 32 * kpt +
+                   threadIdx.x % 32;
+#pragma unroll
+    for (int j = 0; j < MAX_KPT; j++)
+        if (j < kpt && first + 32 * j < n) /* the padding is not counted */
+            atomicAdd(&s_count[digit_of(key[j], shift, mask)], 1u);
+    __syncthreads();
+    for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
+        table[(size_t)d * gridDim.x + blockIdx.x] = s_count[d];
+}
+
+/* ---- multisplit 3. downsweep: rank by whole digits, reorder, write runs -- */
+
+/* The lanes of this warp whose digit equals this lane's: one ballot per bit
+ * of the digit, each keeping the lanes that agree with this lane on that bit. */
+__device__ __forceinline__ unsigned lanes_with_digit(uint32_t digit, int width)
+{
+    unsigned same = FULL_WARP;
+#pragma unroll
+    for (int b = 0; b < 8; b++) {
+        if (b < width) {
+            unsigned ones = __ballot_sync(FULL_WARP, (digit >> b) & 1u);
+            same &= (digit >> b) & 1u ? ones : ~ones;
+        }
+    }
+    return same;
+}
+
+/* The place of this lane's key among the warp's keys of its digit so far:
+ * the warp's running count of the digit (count[digit]) plus the lanes below
+ * holding the same digit.  The lowest such lane updates the count for all of
+ * them and hands the old count to the others with a shuffle. */
+__device__ __forceinline__ uint32_t rank_in_warp(uint32_t digit, int width, uint32_t *count)
+{
+    const unsigned lane = threadIdx.x % 32;
+    unsigned same = lanes_with_digit(digit, width);
+    unsigned leader = __ffs(same) - 1;
+    uint32_t before = 0;
+    if (lane == leader) {
+        before = count[digit];
+        count[digit] = before + __popc(same);
+    }
+    __syncwarp(); /* the counts are updated before the warp's next key reads them */
+    before = __shfl_sync(FULL_WARP, before, leader);
+    return before + __popc(same & ((1u << lane) - 1));
+}
+
+/* Ranks the tile held warp-striped in key[] by digit: pos[j] becomes the place
+ * of key j in the tile stably sorted by digit.  Thread d (< 2^width) gets the
+ * tile's count of digit d back, and s_start[d] holds where its run starts. */
+__device__ __forceinline__ uint32_t multisplit_tile(const uint32_t *key, uint32_t *pos, int kpt,
+                                                    int shift, int width, uint32_t *s_count,
+                                                    uint32_t *s_start, uint32_t *s_scan)
+{
+    const uint32_t bins = 1u << width, mask = bins - 1;
+    const unsigned warp = threadIdx.x / 32, warps = blockDim.x / 32;
+    uint32_t *my_count = s_count + warp * bins; /* this warp's running count of each digit */
+    for (uint32_t i = threadIdx.x; i < warps * bins; i += blockDim.x)
+        s_count[i] = 0;
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < MAX_KPT; j++) /* the warp's keys in input order: stable */
+        if (j < kpt)
+            pos[j] = rank_in_warp(digit_of(key[j], shift, mask), width, my_count);
+    __syncthreads();
+    /* thread d: the warps' counts of digit d become where each warp's keys of
+     * d start among the tile's; their sum is the tile's count of d */
+    uint32_t count = 0, all;
+    if (threadIdx.x < bins)
+        for (unsigned w = 0; w < warps; w++) {
+            uint32_t c = s_count[w * bins + threadIdx.x];
+            s_count[w * bins + threadIdx.x] = count;
+            count += c;
+        }
+    uint32_t start = block_exclusive_scan(count, s_scan, &all); /* ends with a barrier */
+    if (threadIdx.x < bins)
+        s_start[threadIdx.x] = start;
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < MAX_KPT; j++)
+        if (j < kpt) {
+            uint32_t d = digit_of(key[j], shift, mask);
+            pos[j] += s_start[d] + my_count[d];
+        }
+    return count;
+}
+
+/* Each block ranks its tile, reorders it in shared memory and writes each run
+ * of equal digits to consecutive addresses: the key at place i of the
+ * reordered tile, digit d, goes to scanned[d * tiles + b] + i - start of d. */
+__global__ void downsweep(const uint32_t *src, uint32_t *dst, size_t n, int shift, int width,
+                          int kpt, const uint32_t *scanned)
+{
+    extern __shared__ uint32_t shared[];
+    const uint32_t bins = 1u << width, mask = bins - 1;
+    const unsigned tile = blockDim.x * kpt;
+    uint32_t *s_tile = shared;                           /* tile words */
+    uint32_t *s_count = s_tile + tile;                   /* (blockDim.x / 32) x bins words */
+    uint32_t *s_start = s_count + blockDim.x / 32 * bins; /* bins words */
+    uint32_t *s_place = s_start + bins;                   /* bins words */
+    uint32_t *s_scan = s_place + bins;                    /* 33 words */
+
+    uint32_t key[MAX_KPT], pos[MAX_KPT];
+    load_warp_striped(src, n, kpt, key);
+    multisplit_tile(key, pos, kpt, shift, width, s_count, s_start, s_scan);
+    if (threadIdx.x < bins)
+        s_place[threadIdx.x] =
+            scanned[(size_t)threadIdx.x * gridDim.x + blockIdx.x] - s_start[threadIdx.x];
+#pragma unroll
+    for (int j = 0; j < MAX_KPT; j++)
+        if (j < kpt)
+            s_tile[pos[j]] = key[j];
+    __syncthreads();
+
+    size_t base = (size_t)blockIdx.x * tile;
+    size_t valid = n - base < tile ? n - base : tile;
+    for (unsigned i = threadIdx.x; i < valid; i += blockDim.x) {
+        uint32_t k = s_tile[i];
+        dst[s_place[digit_of(k, shift, mask)] + i] = k;
+    }
+}
+
+/* ---- one pass ------------------------------------------------------------- */
+
+typedef struct {
+    size_t n;
+    const sort_options *opt;
+    size_t tile, tiles;  /* keys per tile (block x kpt), number of tiles */
+    uint32_t *d_table;   /* [digit][tile] counts, then scanned in place */
+    uint32_t *d_starts;  /* [tile][digit] start of each digit's run */
+    scan_plan scan;      /* for the table */
+    step_timer timer;
+    sort_report *rep;
+} sort_context;
+
+/* The three steps of a multisplit pass, from src into dst: no local sort. */
+static void multisplit_pass(sort_context *c, uint32_t *d_src, uint32_t *d_dst, int pass,
+                            int shift, int width)
+{
+    const sort_options *opt = c->opt;
+    uint32_t mask = (1u << width) - 1;
+    size_t bins = (size_t)mask + 1;
+
+    upsweep<<<c->tiles, opt->block, bins * sizeof(uint32_t)>>>(d_src, c->n, shift, mask, opt->kpt,
+                                                               c->d_table);
+    CUDA_CHECK_LAUNCH();
+    step_timer_mark(&c->timer, pass, STEP_HISTOGRAM);
+
+    gpu_exclusive_scan(c->d_table, c->d_table, bins * c->tiles, &c->scan, 0);
+    step_timer_mark(&c->timer, pass, STEP_SCAN);
+
+    downsweep<<<c->tiles, opt->block, downsweep_shared_bytes(opt->block, opt->kpt, width)>>>(
+        d_src, d_dst, c->n, shift, width, opt->kpt, c->d_table);
+    CUDA_CHECK_LAUNCH();
+    step_timer_mark(&c->timer, pass, STEP_SCATTER);
+}
+
+/* The four steps of one pass, from src (locally sorted in place) into dst. */
+static void sort_pass(sort_context *c, uint32_t *d_src, uint32_t *d_dst, int pass, int shift,
+                      int width)
+{
+    const sort_options *opt = c->opt;
+    uint32_t mask = (1u << width) - 1;
+    size_t bins = (size_t)mask + 1;
+    if (opt->rank == RANK_MULTISPLIT) {
+        multisplit_pass(c, d_src, d_dst, pass, shift, width);
+        return;
+    }
+
+    local_sort<<<c->tiles, opt->block, local_sort_shared_bytes(opt->block, opt->kpt)>>>(
+        d_src, c->n, shift, width, opt->kpt, opt->rank);
+    CUDA_CHECK_LAUNCH();
+    step_timer_mark(&c->timer, pass, STEP_LOCAL_SORT);
+
+    tile_histogram<<<c->tiles, opt->block, 2 * bins * sizeof(uint32_t)>>>(
+        d_src, c->n, shift, mask, c->tile, c->d_table, c->d_starts);
+    CUDA_CHECK_LAUNCH();
+    step_timer_mark(&c->timer, pass, STEP_HISTOGRAM);
+
+    gpu_exclusive_scan(c->d_table, c->d_table, bins * c->tiles, &c->scan, 0);
+    step_timer_mark(&c->timer, pass, STEP_SCAN);
+
+    scatter_tiles<<<c->tiles, opt->block, bins * sizeof(uint32_t)>>>(
+        d_src, d_dst, c->n, shift, mask, c->tile, c->d_table, c->d_starts);
+    CUDA_CHECK_LAUNCH();
+    step_timer_mark(&c->timer, pass, STEP_SCATTER);
+}
+
+static void context_create(sort_context *c, size_t n, const sort_options *opt, sort_report *rep)
+{
+    memset(c, 0, sizeof *c);
+    c->n = n;
+    c->opt = opt;
+    c->rep = rep;
+    c->tile = (size_t)opt->block * opt->kpt;
+    c->tiles = tiles_for(n, opt);
+    size_t table = ((size_t)1 << opt->bits) * c->tiles;
+    c->d_table = (uint32_t *)gpu_alloc(table * sizeof(uint32_t), opt->poison);
+    c->d_starts = (uint32_t *)gpu_alloc(table * sizeof(uint32_t), opt->poison);
+    scan_plan_create(&c->scan, table, opt->scan_variant, opt->scan_block, opt->poison);
+    step_timer_create(&c->timer);
+}
+
+static void context_destroy(sort_context *c)
+{
+    step_timer_destroy(&c->timer);
+    scan_plan_destroy(&c->scan);
+    gpu_free(c->d_starts);
+    gpu_free(c->d_table);
+}
+
+int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort_options *opt,
+               sort_report *rep, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    int passes = passes_for_bits(opt->bits);
+    report_clear(rep, passes);
+    if (n == 0)
+        return 0;
+
+    /* setup: device buffers and the one upload */
+    double t0 = host_time_ms();
+    sort_context c;
+    context_create(&c, n, opt, rep);
+    uint32_t *d_a = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
+    uint32_t *d_b = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
+    CUDA_CHECK(cudaMemcpy(d_a, keys_in, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    rep->setup_ms = host_time_ms() - t0;
+
+    step_timer_start(&c.timer);
+    uint32_t *src = d_a, *dst = d_b;
+    for (int pass = 0; pass < passes; pass++) {
+        sort_pass(&c, src, dst, pass, pass * opt->bits, bits_in_pass(opt->bits, pass));
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    step_timer_collect(&c.timer, rep);
+
+    t0 = host_time_ms();
+    CUDA_CHECK(cudaMemcpy(keys_out, src, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    gpu_free(d_b);
+    gpu_free(d_a);
+    context_destroy(&c);
+    rep->setup_ms += host_time_ms() - t0;
+    return 0;
+}
