@@ -6,6 +6,7 @@
 #   make test            build and run all tests: "N passed, N failed, N skipped"
 #   make sanitize        GPU tests under compute-sanitizer (needs a GPU)
 #   make bench           write results/<gpu>/*.csv (needs a GPU for stages 02+)
+#   make profile STAGE=NN  Nsight Compute on one stage, report in results/<gpu>/profile/
 #   make tables          refill the README result tables from results/*/*.csv
 #   make diff FROM=03 TO=04   diff -u of two stages' algorithm files
 #   make device-check    what tools/device-check.sh runs on a GPU machine
@@ -135,7 +136,7 @@ CPU_TESTS := $(BUILD)/tests/test_harness $(BUILD)/tests/test_01_sequential $(BUI
 TEST_SUPPORT_C := tests/sort_battery.c
 TEST_SUPPORT_CU := $(wildcard tests/gpu_*.cu)
 
-.PHONY: all run test sanitize bench tables diff clean help device-check $(STAGES)
+.PHONY: all run test sanitize bench profile tables diff clean help device-check $(STAGES)
 .DEFAULT_GOAL := all
 
 all: $(STAGES:%=$(BUILD)/bin/%) $(TEST_BINS)
@@ -201,6 +202,11 @@ sanitize:
 bench:
 	@$(BUILD_ALL)
 	@tools/bench.sh $(BUILD)/bin
+
+# make profile STAGE=04: Nsight Compute on one stage, report under results/<gpu>/profile/.
+profile:
+	@$(BUILD_ALL)
+	@CUDA_PATH=$(CUDA_PATH) tools/profile.sh $(BUILD)/bin $(STAGE)
 
 tables:
 	@tools/readme-tables.sh README.md $(wildcard [0-9][0-9]_*/README.md)

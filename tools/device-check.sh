@@ -11,6 +11,8 @@
 #     sanitize  every GPU test program under the four compute-sanitizer tools
 #     run       make run: every stage at its defaults, the summary table
 #     bench     tools/bench.sh (BENCH_SETS, default "stages sweep02 sweep03 sweep04 sweep05")
+#     profile   tools/profile.sh on PROFILE_STAGES (default "04 05"): Nsight Compute
+#               reports under results/<gpu>/profile/
 #     scout06   stage 06 at a tenth of the full size (1,000 queries), K = 5 and 5000,
 #               every version: what the full-size runs of `bench` with nn06 will cost
 set -u
@@ -69,6 +71,12 @@ for part in "${parts[@]}"; do
         tools/bench.sh build/bin ${BENCH_SETS:-stages sweep02 sweep03 sweep04 sweep05} >"$OUT/bench.log" 2>&1
         rc=$?
         note "bench: exit $rc" ;;
+    profile)
+        rc=0
+        for s in ${PROFILE_STAGES:-04 05}; do
+            tools/profile.sh build/bin "$s" >>"$OUT/profile.log" 2>&1 || rc=1
+        done
+        note "profile: exit $rc, $(grep -c '^profile: wrote' "$OUT/profile.log") reports (stages ${PROFILE_STAGES:-04 05})" ;;
     *) note "unknown part '$part'"; not_run+=("$part"); continue ;;
     esac
     if [ "$rc" -eq 0 ]; then passed+=("$part"); else failed+=("$part"); fi

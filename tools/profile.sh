@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# profile.sh BIN_DIR NN - `make profile STAGE=NN`: Nsight Compute (ncu) on stage NN at its
+# defaults - the speed-of-light, memory-workload, occupancy and launch sections of every
+# kernel of one warm-up sort and one timed sort (--runs 1; stage 06: version 6 at 1,000
+# queries) - at the GPU's own clocks (--clock-control none, as the timings run).
+# Writes results/<gpu>/profile/<stage>.ncu-rep (open it in Nsight Compute, or
+# `ncu --import FILE --page details`) and <stage>.summary.txt, one line per kernel
+# and metric: DRAM throughput, achieved occupancy, registers per thread, ...
+#   PROFILE_ARGS replaces the stage's arguments.
+set -u
+bin_dir=$1 number=${2:-}
+[ -n "$number" ] || { echo "usage: make profile STAGE=NN (for example STAGE=04)" >&2; exit 2; }
+stage=$(ls -d "${number}"_*/ 2>/dev/null | head -n 1 | tr -d /)
+[ -n "$stage" ] || { echo "profile: no stage ${number}_*" >&2; exit 2; }
+ncu=$(command -v ncu || ls "${CUDA_PATH:-/usr/local/cuda}/bin/ncu" /usr/local/cuda/bin/ncu \
+      /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
+[ -n "$ncu" ] || { echo "profile: ncu (Nsight Compute, part of the CUDA Toolkit) not found" >&2; exit 2; }
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
+[ -n "$gpu" ] || { echo "profile: SKIPPED - no GPU (nvidia-smi lists none), nothing was profiled" >&2; exit 2; }
+out=results/$(tr 'A-Z' 'a-z' <<<"$gpu" | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')/profile
+mkdir -p "$out"
+case $stage in
+    06_*) args=${PROFILE_ARGS:--q 1000 --version 6 --runs 1 --no-cublas} ;;
+    *) args=${PROFILE_ARGS:---runs 1 --no-cub} ;;
+esac
+echo "profile: $ncu on $stage $args ($gpu)"
+"$ncu" --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
+    --section Occupancy --section LaunchStats -f -o "$out/$stage" "$bin_dir/$stage" $args \
+    >"$out/$stage.log" 2>&1 || { echo "profile: ncu failed, see $out/$stage.log" >&2; tail -n 5 "$out/$stage.log" >&2; exit 1; }
+{
+    echo "# ncu --import $stage.ncu-rep --print-summary per-kernel"
+    echo "# $stage $args on $gpu, $(date -u +%F); averages over the launches of each kernel"
+    "$ncu" --import "$out/$stage.ncu-rep" --print-summary per-kernel
+} >"$out/$stage.summary.txt"
+echo "profile: wrote $out/$stage.ncu-rep, $out/$stage.summary.txt"
