@@ -1,60 +1,22 @@
 /*
  * 01_sequential/radix_sort.c - LSD radix sort on the CPU, the starting point.
  *
- * What this stage is
- *   The whole course sorts 32-bit keys with a least-significant-digit (LSD)
- *   radix sort.  This stage does it sequentially, in plain C, so that every
- *   later stage has a reference for its steps and a time to beat.  Nothing here
- *   is parallel yet; what matters is the shape of one pass, because the GPU
- *   stages keep that shape and parallelise its steps one by one.
+ * What this stage is (the whole story, with a worked example: README.md)
+ *   A least-significant-digit radix sort of 32-bit keys, sequential, in plain C:
+ *   the reference every later stage is checked against and the time it must
+ *   beat.  Each key is cut into k-bit digits (--bits k); ceil(32 / k) passes sort
+ *   by one digit each, lowest first.  Each pass is stable, so the last one leaves
+ *   the keys sorted by all their digits.
  *
- * The algorithm (plain mode, --mode plain)
- *   Split each key into digits of k bits (--bits k).  For each digit, from the
- *   least significant to the most significant, do one pass of three steps:
- *     1. histogram: count how many keys have each digit value (2^k counters);
- *     2. scan:      an exclusive prefix sum of the counts gives, for each digit
- *                   value, the first output position of the keys with that digit;
- *     3. scatter:   walk the keys in order and put each one at the next free
- *                   position of its digit.
- *   The scatter walks the keys in order, so keys with equal digits keep their
- *   relative order: each pass is STABLE, which is why sorting by the low digit
- *   first and the high digit last leaves the keys sorted by all of them.
- *   The keys move between two buffers, one pass into the other ("ping-pong").
+ * Steps of one pass
+ *   1. histogram: count the keys of each digit value (2^k counters);
+ *   2. scan:      exclusive prefix sum of the counts: each digit's first slot;
+ *   3. scatter:   walk the keys in order, each to the next free slot of its digit.
+ *   --mode blocked: the same with one histogram per block of --block keys, kept
+ *   as a [digit][block] table and scanned once: the layout stage 04 runs on a GPU.
  *
- * Worked example: k = 2 bits, keys written in base 4 (each base-4 digit is 2 bits)
- *   input                  31  12  23  11  32  21
- *   pass 1, low digit:     1   2   3   1   2   1
- *     histogram            digit 0:0  1:3  2:2  3:1
- *     exclusive scan       digit 0:0  1:0  2:3  3:5   (first slot of each digit)
- *     scatter              31  11  21  12  32  23     (31, 11, 21 keep their order)
- *   pass 2, high digit:    3   1   2   1   3   2
- *     histogram            digit 0:0  1:2  2:2  3:2
- *     exclusive scan       digit 0:0  1:0  2:2  3:4
- *     scatter              11  12  21  23  31  32     sorted
- *   32-bit keys need ceil(32 / k) passes; when k does not divide 32 (k = 11) the
- *   last pass sorts by the bits that remain.
- *
- * Blocked mode (--mode blocked): the data layout of Satish, Harris & Garland
- *   The paper the GPU stages follow cuts the keys into blocks of B keys
- *   (--block B) and changes the three steps so that blocks could work apart:
- *     1. each block counts its own digits, and the counts are stored as a table
- *        hist[digit * numBlocks + block] - column after column, one column per
- *        digit value, blocks in order inside a column;
- *     2. ONE exclusive scan over the whole table: the entry of (digit, block)
- *        becomes the number of keys that go before that block's keys of that
- *        digit - all keys with a smaller digit, plus the keys with the same digit
- *        in earlier blocks;
- *     3. each block scatters its keys from its own offsets.
- *   Done sequentially this is slower than plain mode (the table is numBlocks
- *   times larger than the plain histogram), but it is exactly what stage 04
- *   parallelises: one GPU thread block per block of keys.  The course reports
- *   timed this sequential version too (report 001, "baseline04 v1").
- *
- * Timing: each step is timed with the monotonic clock and summed over passes;
- * copying the input into the work buffer and the result out is "setup".
- *
- * Run:  build/bin/01_sequential                 (defaults: 2^24+1 uniform keys, 6-bit digits)
- *       build/bin/01_sequential --bits 4 --mode blocked --block 256 --verbose
+ * Run:  build/bin/01_sequential --bits 4 --verbose
+ *       build/bin/01_sequential --mode blocked --bits 4 --block 256
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,54 +2,22 @@
  * 02_parallel_hist_scan/radix_sort.cu - histogram and scan on the GPU, scatter
  * still sequential on the CPU.
  *
- * What changed since 01_sequential, and why
- *   Of the three steps of a pass, two are easy to parallelise: counting digits
- *   (histogram) and the prefix sum of the counts (scan).  This stage moves those
- *   two to the GPU and keeps the third, the scatter, on the CPU exactly as in
- *   stage 01 - because a scatter in which every key takes "the next free slot of
- *   its digit" is a chain of dependent steps, and making it parallel is the
- *   subject of the next stages.  The blocked mode of stage 01 is gone; it comes
- *   back, parallel, in stage 04.
- *
- *   The lesson is in two parts:
- *   - how to build a GPU histogram and a GPU scan well (below, each version says
- *     what it fixes);
- *   - why moving two of three steps buys little: the scatter is still
- *     sequential, and now every pass also moves the keys to the GPU (for the
- *     next histogram) and the offsets back.  Those transfers are their own step.
+ * What changed since 01_sequential, and why (the whole story: README.md)
+ *   Two of a pass's three steps are easy to run in parallel: counting digits and
+ *   the prefix sum of the counts.  They move to the GPU.  The scatter, a chain of
+ *   "next free slot" steps, stays on the CPU, unchanged.  The price: every pass
+ *   now sends the keys to the GPU and the offsets back.
  *
  * Steps of one pass (k-bit digits, --bits 1..8)
- *   1. histogram (GPU): count the digits of the keys in device memory, one of
- *      three kernels (--hist):
- *        1 sectioned:   thread t counts a contiguous section of the keys, with a
- *                       global atomicAdd per key.  Neighbouring threads read
- *                       addresses a whole section apart: no coalescing.
- *        2 interleaved: thread t reads keys t, t + T, t + 2T ... (T threads in
- *                       all), so the 32 threads of a warp read 32 neighbouring
- *                       keys in one memory transaction.  Still one global atomic
- *                       per key, and with 2^k counters they all collide.
- *        3 shared:      each block counts into its own private histogram in
- *                       shared memory (fast atomics, contention only inside the
- *                       block), and adds it to the global one once at the end.
- *   2. scan (GPU): exclusive scan of the 2^k counts, with a multi-block scan
- *      that works for any length (the next stages scan millions of values):
- *      each block scans its tile, the tiles' totals are scanned (recursively),
- *      and each tile adds its scanned total back.  In-block scan (--scan):
- *        hillis-steele: log2(B) steps, each element adds the one `offset` to its
- *                       left: simple, but O(B log B) additions;
- *        blelloch:      an up-sweep builds a sum tree in place, a down-sweep
- *                       pushes the prefixes back down: O(B) additions.  Its tree
- *                       walks shared memory with strides 2, 4, 8 ... so the
- *                       threads of a warp hit the same bank; one word of padding
- *                       every 32 (PAD below) spreads them over the banks.
- *   3. transfer: the scanned offsets come back to the host (2^k words), and,
- *      after the scatter, the keys in their new order go to the GPU for the
- *      next pass's histogram (4n bytes: this is what costs).
- *   4. scatter (CPU): unchanged from stage 01.
- *
- * Timing: GPU steps and transfers with CUDA events, the host scatter with the
- * monotonic clock; allocation, the first upload and the copy of the result are
- * "setup", reported apart.
+ *   1. histogram (GPU), one of three kernels (--hist): 1 sectioned reads, 2
+ *      interleaved (coalesced) reads, 3 private counters in shared memory;
+ *   2. scan (GPU): a multi-block exclusive scan, Hillis-Steele or Blelloch
+ *      inside a block (--scan);
+ *   3. transfer: the offsets to the host; after the scatter, the keys to the GPU;
+ *   4. scatter (CPU): as in stage 01.
+ *   --mode blocked (course report 001's v2, report 000's level 1): stage 01's
+ *   blocked mode with its [digit][block] table counted and scanned on the GPU,
+ *   one GPU block per block of --block keys; the scatter walks the blocks on the CPU.
  *
  * Run:  build/bin/02_parallel_hist_scan --hist 3 --scan blelloch --verbose
  *       make diff FROM=01 TO=02
@@ -60,13 +28,14 @@
 
 #include "cuda_check.h"
 #include "gpu.h"
-#include "radix_sort.h"
 #include "sort_stage.h"
 #include "timer.h"
 
 enum { STEP_HISTOGRAM, STEP_SCAN, STEP_TRANSFER, STEP_SCATTER };
 enum { HIST_SECTIONED = 1, HIST_INTERLEAVED = 2, HIST_SHARED = 3 };
 
+/* The [digit][block] table of blocked mode may not grow past this many counters. */
+#define MAX_TABLE_ENTRIES ((size_t)1 << 27)
 #define MAX_SCAN_LEVELS 8
 
 const stage_info STAGE = {
@@ -75,37 +44,52 @@ const stage_info STAGE = {
     .needs_gpu = 1,
     .nsteps = 4,
     .step_name = {"histogram", "scan", "transfer", "scatter"},
-    .uses = USES_BITS | USES_BLOCK | USES_SCAN_BLOCK | USES_HIST | USES_SCAN,
+    .uses = USES_BITS | USES_MODE | USES_BLOCK | USES_SCAN_BLOCK | USES_HIST | USES_SCAN,
     .defaults = {.bits = 6, .block = 256, .scan_block = 256, .hist_variant = HIST_SHARED,
-                 .scan_variant = SCAN_BLELLOCH},
+                 .scan_variant = SCAN_BLELLOCH, .mode = MODE_PLAIN},
     .range = {.bits = {1, 8}, .block = {32, 1024, 1}, .scan_block = {32, 1024, 1}},
 };
 
-/* The declared ranges (STAGE.range) are all this stage needs. */
+static size_t blocks_for(size_t n, int block) { return (n + (size_t)block - 1) / (size_t)block; }
+
 int stage_check_options(const sort_options *opt, size_t n, char *err, size_t errlen)
 {
-    (void)opt;
-    (void)n;
-    (void)err;
-    (void)errlen;
+    if (opt->mode == MODE_BLOCKED) {
+        size_t entries = ((size_t)1 << opt->bits) * blocks_for(n, opt->block);
+        if (entries > MAX_TABLE_ENTRIES) {
+            snprintf(err, errlen,
+                     "blocked mode with --bits %d and --block %d needs a [digit][block] table of "
+                     "%zu counters (at most %zu): use a larger --block or fewer bits",
+                     opt->bits, opt->block, entries, MAX_TABLE_ENTRIES);
+            return -1;
+        }
+    }
     return 0;
+}
+
+/* The counts: 2^k, or in blocked mode 2^k per block of keys. */
+static size_t table_len(const sort_options *opt, size_t n)
+{
+    size_t blocks = opt->mode == MODE_BLOCKED ? blocks_for(n, opt->block) : 1;
+    return ((size_t)1 << opt->bits) * (blocks ? blocks : 1);
 }
 
 size_t stage_device_bytes(const sort_options *opt, size_t n)
 {
-    (void)opt;
-    return n * sizeof(uint32_t) + (1u << 20);
+    return (n + table_len(opt, n)) * sizeof(uint32_t) + (1u << 20);
 }
 
-/* Device memory each step moves, every pass: the histogram reads the keys;
- * the scan reads and writes 2^k counts in each of its two kernels.  The
- * transfer crosses PCIe and the scatter runs on the host: not counted. */
+/* Device memory each step moves, every pass: the histogram reads the keys (and
+ * in blocked mode writes the table); the scan reads and writes the counts in
+ * each of its two kernels.  The transfer crosses PCIe and the scatter runs on
+ * the host: not counted. */
 double stage_step_bytes(const sort_options *opt, size_t n, int step)
 {
-    double passes = passes_for_bits(opt->bits), bins = (double)(1u << opt->bits);
+    double passes = passes_for_bits(opt->bits), counts = 4.0 * (double)table_len(opt, n);
+    double table_written = opt->mode == MODE_BLOCKED ? counts : 0;
     switch (step) {
-    case STEP_HISTOGRAM: return passes * 4.0 * (double)n;
-    case STEP_SCAN: return passes * 16.0 * bins;
+    case STEP_HISTOGRAM: return passes * (4.0 * (double)n + table_written);
+    case STEP_SCAN: return passes * 4.0 * counts;
     default: return 0;
     }
 }
@@ -179,6 +163,35 @@ static void gpu_histogram(const uint32_t *d_keys, size_t n, int shift, int width
     else
         histogram_shared<<<grid, block, ((size_t)mask + 1) * sizeof(uint32_t)>>>(
             d_keys, n, shift, mask, d_hist);
+    CUDA_CHECK_LAUNCH();
+}
+
+/* Blocked mode (course report 001's v2, report 000's level 1): block b counts
+ * its own blockDim.x keys, one per thread, into table[digit * blocks + b]:
+ * stage 01's [digit][block] table, now made by one GPU block per block. */
+__global__ void histogram_blocks(const uint32_t *keys, size_t n, int shift, uint32_t mask,
+                                 uint32_t *table)
+{
+    extern __shared__ uint32_t local[]; /* mask + 1 counters */
+    for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
+        local[d] = 0;
+    __syncthreads();
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        atomicAdd(&local[(keys[i] >> shift) & mask], 1u);
+    __syncthreads();
+    for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
+        table[(size_t)d * gridDim.x + blockIdx.x] = local[d];
+}
+
+static void gpu_block_histograms(const uint32_t *d_keys, size_t n, int shift, int width,
+                                 int block, uint32_t *d_table)
+{
+    uint32_t mask = (1u << width) - 1;
+    if (n == 0)
+        return;
+    histogram_blocks<<<blocks_for(n, block), block, ((size_t)mask + 1) * sizeof(uint32_t)>>>(
+        d_keys, n, shift, mask, d_table);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -324,6 +337,20 @@ static void scan_plan_destroy(scan_plan *plan)
             gpu_free(plan->sums[level]);
 }
 
+/* Scans the tiles of n values, `block` threads per tile; writes each tile's
+ * total to sums when it is not NULL. */
+static void launch_scan_tiles(const uint32_t *d_in, uint32_t *d_out, size_t n, int variant,
+                              int block, uint32_t *sums)
+{
+    size_t tile = scan_tile(variant, block);
+    size_t tiles = (n + tile - 1) / tile;
+    if (variant == SCAN_BLELLOCH)
+        scan_tiles_blelloch<<<tiles, block, PAD(tile) * sizeof(uint32_t)>>>(d_in, d_out, n, sums);
+    else
+        scan_tiles_hillis_steele<<<tiles, block, tile * sizeof(uint32_t)>>>(d_in, d_out, n, sums);
+    CUDA_CHECK_LAUNCH();
+}
+
 /* Exclusive scan of n values on the device, any n (in == out allowed). */
 static void gpu_exclusive_scan(const uint32_t *d_in, uint32_t *d_out, size_t n,
                                const scan_plan *plan, int level)
@@ -333,13 +360,7 @@ static void gpu_exclusive_scan(const uint32_t *d_in, uint32_t *d_out, size_t n,
     size_t tile = scan_tile(plan->variant, plan->block);
     size_t tiles = (n + tile - 1) / tile;
     uint32_t *sums = tiles > 1 ? plan->sums[level] : NULL;
-    if (plan->variant == SCAN_BLELLOCH)
-        scan_tiles_blelloch<<<tiles, plan->block, PAD(tile) * sizeof(uint32_t)>>>(d_in, d_out, n,
-                                                                                  sums);
-    else
-        scan_tiles_hillis_steele<<<tiles, plan->block, tile * sizeof(uint32_t)>>>(d_in, d_out, n,
-                                                                                  sums);
-    CUDA_CHECK_LAUNCH();
+    launch_scan_tiles(d_in, d_out, n, plan->variant, plan->block, sums);
     if (tiles > 1) {
         gpu_exclusive_scan(sums, sums, tiles, plan, level + 1);
         add_tile_offsets<<<tiles, plan->block>>>(d_out, n, tile, sums);
@@ -359,13 +380,26 @@ static void scatter(const uint32_t *src, uint32_t *dst, size_t n, int shift, uin
     }
 }
 
-/* ---- one pass ------------------------------------------------------------- */
+/* Block b's keys of digit d start at the scanned table[d * nblocks + b]. */
+static void block_scatter(const uint32_t *src, uint32_t *dst, size_t n, int shift, uint32_t mask,
+                          int block, size_t nblocks, uint32_t *table)
+{
+    for (size_t b = 0; b < nblocks; b++) {
+        size_t end = (b + 1) * (size_t)block < n ? (b + 1) * (size_t)block : n;
+        for (size_t i = b * (size_t)block; i < end; i++) {
+            uint32_t key = src[i];
+            dst[table[((key >> shift) & mask) * nblocks + b]++] = key;
+        }
+    }
+}
+
+/* ---- one pass, in either mode --------------------------------------------- */
 
 typedef struct {
     size_t n;
     const sort_options *opt;
     uint32_t *d_keys;    /* the keys in their current order, for the histogram */
-    uint32_t *d_hist;    /* 2^k counts, then scanned in place */
+    uint32_t *d_hist;    /* 2^k counts (per block, in blocked mode), then scanned in place */
     uint32_t *h_offsets; /* the scanned counts, on the host */
     scan_plan scan;
     step_timer timer;
@@ -375,19 +409,27 @@ typedef struct {
 static void sort_pass(sort_context *c, const uint32_t *src, uint32_t *dst, int pass, int shift,
                       int width, int last)
 {
+    const sort_options *opt = c->opt;
     uint32_t mask = (1u << width) - 1;
     size_t nbins = (size_t)mask + 1;
+    size_t nblocks = opt->mode == MODE_BLOCKED ? blocks_for(c->n, opt->block) : 1;
 
-    gpu_histogram(c->d_keys, c->n, shift, width, c->opt->hist_variant, c->opt->block, c->d_hist);
+    if (opt->mode == MODE_BLOCKED)
+        gpu_block_histograms(c->d_keys, c->n, shift, width, opt->block, c->d_hist);
+    else
+        gpu_histogram(c->d_keys, c->n, shift, width, opt->hist_variant, opt->block, c->d_hist);
     step_timer_mark(&c->timer, pass, STEP_HISTOGRAM);
-    gpu_exclusive_scan(c->d_hist, c->d_hist, nbins, &c->scan, 0);
+    gpu_exclusive_scan(c->d_hist, c->d_hist, nbins * nblocks, &c->scan, 0);
     step_timer_mark(&c->timer, pass, STEP_SCAN);
-    CUDA_CHECK(cudaMemcpy(c->h_offsets, c->d_hist, nbins * sizeof(uint32_t),
+    CUDA_CHECK(cudaMemcpy(c->h_offsets, c->d_hist, nbins * nblocks * sizeof(uint32_t),
                           cudaMemcpyDeviceToHost));
     step_timer_mark(&c->timer, pass, STEP_TRANSFER);
 
     double t0 = host_time_ms();
-    scatter(src, dst, c->n, shift, mask, c->h_offsets);
+    if (opt->mode == MODE_BLOCKED)
+        block_scatter(src, dst, c->n, shift, mask, opt->block, nblocks, c->h_offsets);
+    else
+        scatter(src, dst, c->n, shift, mask, c->h_offsets);
     c->rep->pass_ms[pass][STEP_SCATTER] = host_time_ms() - t0;
     step_timer_resume(&c->timer);
 
@@ -397,19 +439,39 @@ static void sort_pass(sort_context *c, const uint32_t *src, uint32_t *dst, int p
     }
 }
 
+static void context_create(sort_context *c, size_t n, const sort_options *opt, sort_report *rep)
+{
+    memset(c, 0, sizeof *c);
+    c->n = n;
+    c->opt = opt;
+    c->rep = rep;
+    c->d_keys = (uint32_t *)gpu_alloc((n ? n : 1) * sizeof(uint32_t), opt->poison);
+    c->d_hist = (uint32_t *)gpu_alloc(table_len(opt, n) * sizeof(uint32_t), opt->poison);
+    scan_plan_create(&c->scan, table_len(opt, n), opt->scan_variant, opt->scan_block,
+                     opt->poison);
+    step_timer_create(&c->timer);
+}
+
+static void context_destroy(sort_context *c)
+{
+    step_timer_destroy(&c->timer);
+    scan_plan_destroy(&c->scan);
+    gpu_free(c->d_hist);
+    gpu_free(c->d_keys);
+}
+
 int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort_options *opt,
                sort_report *rep, char *err, size_t errlen)
 {
     int passes = passes_for_bits(opt->bits);
     report_clear(rep, passes);
-    sort_context c = {.n = n, .opt = opt, .rep = rep};
 
     /* setup: pinned host buffers (fast transfers), device buffers, the first upload */
     double t0 = host_time_ms();
-    uint32_t *h_a = NULL, *h_b = NULL;
+    uint32_t *h_a = NULL, *h_b = NULL, *h_offsets = NULL;
     size_t bytes = (n ? n : 1) * sizeof(uint32_t);
     if (cudaMallocHost(&h_a, bytes) != cudaSuccess || cudaMallocHost(&h_b, bytes) != cudaSuccess ||
-        cudaMallocHost(&c.h_offsets, 256 * sizeof(uint32_t)) != cudaSuccess) {
+        cudaMallocHost(&h_offsets, table_len(opt, n) * sizeof(uint32_t)) != cudaSuccess) {
         cudaGetLastError();
         if (h_a)
             cudaFreeHost(h_a);
@@ -418,13 +480,11 @@ int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort
         snprintf(err, errlen, "not enough pinned host memory to sort %zu keys", n);
         return -1;
     }
-    c.d_keys = (uint32_t *)gpu_alloc(bytes, opt->poison);
-    c.d_hist = (uint32_t *)gpu_alloc(256 * sizeof(uint32_t), opt->poison);
-    scan_plan_create(&c.scan, (size_t)1 << opt->bits, opt->scan_variant, opt->scan_block,
-                     opt->poison);
+    sort_context c;
+    context_create(&c, n, opt, rep);
+    c.h_offsets = h_offsets;
     memcpy(h_a, keys_in, n * sizeof(uint32_t));
     CUDA_CHECK(cudaMemcpy(c.d_keys, h_a, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    step_timer_create(&c.timer);
     rep->setup_ms = host_time_ms() - t0;
 
     step_timer_start(&c.timer);
@@ -440,52 +500,10 @@ int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort
 
     t0 = host_time_ms();
     memcpy(keys_out, src, n * sizeof(uint32_t));
-    step_timer_destroy(&c.timer);
-    scan_plan_destroy(&c.scan);
-    gpu_free(c.d_hist);
-    gpu_free(c.d_keys);
-    CUDA_CHECK(cudaFreeHost(c.h_offsets));
+    context_destroy(&c);
+    CUDA_CHECK(cudaFreeHost(h_offsets));
     CUDA_CHECK(cudaFreeHost(h_b));
     CUDA_CHECK(cudaFreeHost(h_a));
     rep->setup_ms += host_time_ms() - t0;
     return 0;
-}
-
-/* ---- building blocks, for the tests (radix_sort.h) ------------------------ */
-
-int s02_histogram(const uint32_t *keys, size_t n, int shift, int width, int variant, int block,
-                  uint32_t *hist)
-{
-    uint32_t *d_keys = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);
-    uint32_t *d_hist = (uint32_t *)gpu_alloc(((size_t)1 << width) * sizeof(uint32_t), 1);
-    CUDA_CHECK(cudaMemcpy(d_keys, keys, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    gpu_histogram(d_keys, n, shift, width, variant, block, d_hist);
-    CUDA_CHECK(cudaMemcpy(hist, d_hist, ((size_t)1 << width) * sizeof(uint32_t),
-                          cudaMemcpyDeviceToHost));
-    gpu_free(d_hist);
-    gpu_free(d_keys);
-    return histogram_grid(block) * block;
-}
-
-double s02_exclusive_scan(const uint32_t *in, uint32_t *out, size_t n, int variant, int block)
-{
-    uint32_t *d_data = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);
-    scan_plan plan;
-    scan_plan_create(&plan, n, variant, block, 1);
-    CUDA_CHECK(cudaMemcpy(d_data, in, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    cudaEvent_t start, stop;
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-    CUDA_CHECK(cudaEventRecord(start));
-    gpu_exclusive_scan(d_data, d_data, n, &plan, 0);
-    CUDA_CHECK(cudaEventRecord(stop));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0.0f;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    CUDA_CHECK(cudaMemcpy(out, d_data, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
-    scan_plan_destroy(&plan);
-    gpu_free(d_data);
-    return ms;
 }

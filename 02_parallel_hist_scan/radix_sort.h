@@ -1,7 +1,7 @@
 /*
- * 02_parallel_hist_scan/radix_sort.h - the stage's building blocks, callable on
- * host arrays so that tests/test_02_parallel_hist_scan.c can check each one
- * against a CPU version.
+ * 02_parallel_hist_scan/radix_sort.h - the stage's building blocks (defined in
+ * test_hooks.cu), callable on host arrays so that tests/test_02_parallel_hist_scan.c
+ * can check each one against a CPU version.
  */
 #ifndef STAGE02_RADIX_SORT_H
 #define STAGE02_RADIX_SORT_H
@@ -22,6 +22,11 @@ int s02_histogram(const uint32_t *keys, size_t n, int shift, int width, int vari
 /* Multi-block exclusive scan of n values with the in-block scan `variant`
  * (SCAN_HILLIS_STEELE or SCAN_BLELLOCH) and `block` threads per block.
  * Returns the device time of the scan in milliseconds. */
+/* Blocked mode's [digit][block] table of n keys, blocks of `block` keys:
+ * table gets 2^width x ceil(n / block) counts. */
+void s02_block_histograms(const uint32_t *keys, size_t n, int shift, int width, int block,
+                          uint32_t *table);
+
 double s02_exclusive_scan(const uint32_t *in, uint32_t *out, size_t n, int variant, int block);
 
 #ifdef __cplusplus

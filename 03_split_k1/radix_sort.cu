@@ -1,44 +1,18 @@
 /*
  * 03_split_k1/radix_sort.cu - the whole sort on the GPU, with 1-bit digits.
  *
- * What changed since 02_parallel_hist_scan, and why
- *   Stage 02 left the scatter on the CPU, and so paid, every pass, for a
- *   sequential scatter and for moving all the keys to the GPU and back.  Here
- *   the scatter moves to the GPU too, and the per-pass transfers disappear: the
- *   keys are uploaded once and downloaded once.
- *
- *   To scatter in parallel, every key must know its destination without
- *   waiting for the keys before it.  With a 1-bit digit that is a scan: a pass
- *   is a "split" of the keys by one bit.  If ones_before(i) is the number of
- *   keys before i whose bit is 1 (an exclusive scan of the bits), and `zeros`
- *   the number of keys whose bit is 0, then
- *       a key with bit 0 goes to  i - ones_before(i)          (the zeros before it)
- *       a key with bit 1 goes to  zeros + ones_before(i)
- *   Both keep the order of equal bits, so each pass is stable, as a radix sort
- *   needs.  The digit is one bit, so there are 32 passes (no --bits): the price
- *   of a rank that is only a scan.  Stage 04 goes back to k-bit digits.
+ * What changed since 02_parallel_hist_scan, and why (the whole story: README.md)
+ *   The scatter moves to the GPU, and the per-pass transfers go with it.  A
+ *   parallel scatter needs each key's place without waiting for the keys before
+ *   it; with 1-bit digits that is a scan: a key with bit 0 goes to
+ *   i - ones_before(i), a key with bit 1 to zeros + ones_before(i) - a stable
+ *   "split".  No histogram (the scan's total counts the ones); 32 passes.
  *
  * Steps of one pass (bit b)
- *   1. scan (GPU): the multi-block exclusive scan of stage 02, carried forward,
- *      applied to the bits of the keys:
- *        - each block scans the bits of its tile: ones_before within the tile,
- *          and the tile's count of ones;
- *        - the counts of the tiles are scanned (recursively, as in stage 02),
- *          with one extra zero at the end that becomes the total number of ones.
- *   2. scatter (GPU): each key computes its rank and is written to the other
- *      buffer (ping-pong).
- *
- * Fused, because one kernel only fed the next:
- *   - the bit extraction is done in the scan's load (scan_tiles_* take `bit`):
- *     no array of n flags is ever written and read back;
- *   - the rank is computed in the scatter: ones_before = the tile's scanned
- *     count + the scan inside the tile.  The "add the scanned totals back" kernel
- *     of stage 02's scan is not run on the n values at all - the scatter adds
- *     the tile's total as it computes the rank.
- *
- * Edge cases: a pass in which every bit is equal (all 0: every key stays; all 1:
- * zeros = 0 and every key stays too) needs no special code; sizes that are not a
- * multiple of the tile load 0 for the missing bits and never write them.
+ *   1. scan: each block scans the bits of its tile, taken from the keys as they
+ *      load (no array of flags), and the tiles' counts are scanned in turn;
+ *   2. scatter: each key's rank is its tile's scanned count plus the scan inside
+ *      the tile (no add-back pass over n values); the key goes to the other buffer.
  *
  * Run:  build/bin/03_split_k1 --scan blelloch --block 256 --verbose
  *       make diff FROM=02 TO=03
@@ -49,7 +23,6 @@
 
 #include "cuda_check.h"
 #include "gpu.h"
-#include "radix_sort.h"
 #include "sort_stage.h"
 #include "timer.h"
 
@@ -384,50 +357,4 @@ int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort
     context_destroy(&c);
     rep->setup_ms += host_time_ms() - t0;
     return 0;
-}
-
-/* ---- building blocks, for the tests (radix_sort.h) ------------------------ */
-
-void s03_split(const uint32_t *keys, uint32_t *out, size_t n, int bit, int variant, int block,
-               int scan_block)
-{
-    sort_options opt = {.block = block, .scan_block = scan_block, .scan_variant = variant,
-                        .poison = 1};
-    sort_report rep;
-    report_clear(&rep, 32);
-    sort_context c;
-    context_create(&c, n, &opt, &rep);
-    uint32_t *d_src = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);
-    uint32_t *d_dst = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);
-    CUDA_CHECK(cudaMemcpy(d_src, keys, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    step_timer_start(&c.timer);
-    split_pass(&c, d_src, d_dst, bit);
-    step_timer_collect(&c.timer, &rep);
-    CUDA_CHECK(cudaMemcpy(out, d_dst, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    gpu_free(d_dst);
-    gpu_free(d_src);
-    context_destroy(&c);
-}
-
-double s03_exclusive_scan(const uint32_t *in, uint32_t *out, size_t n, int variant, int block)
-{
-    uint32_t *d_data = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);
-    scan_plan plan;
-    scan_plan_create(&plan, n, variant, block, 1);
-    CUDA_CHECK(cudaMemcpy(d_data, in, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    cudaEvent_t start, stop;
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-    CUDA_CHECK(cudaEventRecord(start));
-    gpu_exclusive_scan(d_data, d_data, n, &plan, 0);
-    CUDA_CHECK(cudaEventRecord(stop));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0.0f;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    CUDA_CHECK(cudaMemcpy(out, d_data, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
-    scan_plan_destroy(&plan);
-    gpu_free(d_data);
-    return ms;
 }

@@ -1,6 +1,6 @@
 /*
- * 03_split_k1/radix_sort.h - the stage's building blocks, callable on host
- * arrays so that tests/test_03_split_k1.c can check each one against a CPU version.
+ * 03_split_k1/radix_sort.h - the stage's building blocks (defined in test_hooks.cu),
+ * callable on host arrays so that tests/test_03_split_k1.c can check each against a CPU version.
  */
 #ifndef STAGE03_RADIX_SORT_H
 #define STAGE03_RADIX_SORT_H

@@ -2,53 +2,24 @@
  * 04_paper_local_sort/radix_sort.cu - the algorithm of Satish, Harris & Garland
  * ("Designing efficient sorting algorithms for manycore GPUs", IPDPS 2009).
  *
- * What changed since 03_split_k1, and why
- *   Stage 03 made every step parallel, but with 1-bit digits it needs 32 passes,
- *   and each pass scans and moves all n keys through device memory.  Wider
- *   digits mean fewer passes (8 with k = 4), but then a key's destination is no
- *   longer one scan away.  The paper's answer, which stage 01's blocked mode
- *   laid out on the CPU:
- *     - cut the keys into tiles of block x kpt keys (--block, --kpt), one thread
- *       block per tile, and sort each tile by the current digit in SHARED memory
- *       with k 1-bit splits - stage 03's split, now inside a block;
- *     - each tile counts its digits: hist[digit * numBlocks + block];
- *     - ONE exclusive scan over that whole table (stage 03's multi-block scan,
- *       carried forward) gives every (digit, tile) pair its place in the output;
- *     - each tile scatters its keys.
- *   The scan of n bits per pass of stage 03 becomes a scan of 2^k x numBlocks
- *   counts (for k = 4 and 256-key tiles: n/16 values), and the local sort
- *   happens in shared memory, not in device memory.
+ * What changed since 03_split_k1, and why (the whole story: README.md)
+ *   1-bit digits need 32 passes over all the keys.  Wider digits need fewer, but
+ *   a key's place is no longer one scan away.  So each block sorts its tile of
+ *   block x kpt keys by the digit in shared memory, with k 1-bit splits (stage
+ *   03's split inside a block); the tiles' digit counts go to one [digit][tile]
+ *   table, scanned once; and each tile's runs of equal digits are written to
+ *   consecutive addresses: a coalesced scatter.
  *
  * Steps of one pass (k-bit digits, --bits 1..8, default 4 as in the paper)
- *   1. local_sort: each block loads its tile into shared memory and sorts it by
- *      the digit with k stable 1-bit splits.  A split is the rank rule of stage
- *      03 (a zero goes to i - ones_before(i), a one to zeros + ones_before(i)),
- *      where ones_before comes from a block-wide scan (--scan: hillis-steele or
- *      blelloch) of each thread's count of ones among its kpt keys.  The sorted
- *      tile is written back in place.  A partial last tile is padded with keys
- *      whose bits are all 1: they sort after every real key and are never written.
- *   2. histogram: each block finds, in its sorted tile, where each digit's run
- *      starts and ends; it writes the run lengths to the table, column-major
- *      hist[digit * numBlocks + block], and the run starts to its own row.
- *   3. scan: one exclusive scan over the whole table.  Entry (d, b) becomes the
- *      number of keys that go before tile b's keys of digit d: every key with a
- *      smaller digit, plus the keys of digit d in the tiles before b.
- *   4. scatter: the key at position i of sorted tile b, digit d, goes to
- *         scanned[d * numBlocks + b] + (i - start of d's run in tile b).
+ *   1. local_sort: each block sorts its tile by the digit (k splits, each ranked
+ *      by a block-wide scan, --scan) and writes it back;
+ *   2. histogram: each tile's digit runs: lengths to table[digit * tiles + tile],
+ *      starts to the tile's row of the run starts;
+ *   3. scan: one exclusive scan of the table (stage 03's multi-block scan);
+ *   4. scatter: the key at place i of tile b, digit d, goes to
+ *      scanned[d * tiles + b] + (i - start of d's run in tile b).
  *
- * Why the scatter is coalesced: inside a sorted tile the keys of one digit sit
- *   side by side, and they go to consecutive addresses of the output.  The
- *   threads of a warp read neighbouring keys of the tile, so they write runs of
- *   neighbouring addresses - one or a few memory transactions per warp, where
- *   stage 03's unsorted keys sent each thread of a warp somewhere else.
- *
- * Keys per thread (--kpt): each thread sorts kpt neighbouring keys of the tile
- *   and takes part in the block scan once for all of them; the scan's cost is
- *   shared by more keys.  The keys sit in shared memory with one word of
- *   padding every 32 (PAD, as in the Blelloch scan), so that thread t reading
- *   key t * kpt + j does not collide with thread t + 32/kpt in one bank.
- *
- * Run:  build/bin/04_paper_local_sort --bits 4 --kpt 4 --scan hillis-steele --verbose
+ * Run:  build/bin/04_paper_local_sort --verbose       (4-bit digits, 256 threads x 8 keys)
  *       make diff FROM=03 TO=04
  */
 #include <stdio.h>
@@ -201,14 +172,21 @@ static size_t scan_tile(int variant, int block)
     return variant == SCAN_BLELLOCH ? 2 * (size_t)block : (size_t)block;
 }
 
+/* The value the scan sees at index i: the value itself (bit < 0), or, fused
+ * into the load, bit `bit` of the key. */
+__device__ uint32_t scan_input(const uint32_t *in, size_t i, int bit)
+{
+    return bit < 0 ? in[i] : (in[i] >> bit) & 1u;
+}
+
 /* Scans each tile of `in` into `out` (exclusive, in place allowed) and writes
  * each tile's total to tile_sums (if there is more than one tile). */
-__global__ void scan_tiles_hillis_steele(const uint32_t *in, uint32_t *out, size_t n,
+__global__ void scan_tiles_hillis_steele(const uint32_t *in, uint32_t *out, size_t n, int bit,
                                          uint32_t *tile_sums)
 {
     extern __shared__ uint32_t s[];
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    s[threadIdx.x] = i < n ? in[i] : 0;
+    s[threadIdx.x] = i < n ? scan_input(in, i, bit) : 0;
     uint32_t total = scan_hillis_steele(s);
     if (i < n)
         out[i] = s[threadIdx.x];
@@ -216,7 +194,7 @@ __global__ void scan_tiles_hillis_steele(const uint32_t *in, uint32_t *out, size
         tile_sums[blockIdx.x] = total;
 }
 
-__global__ void scan_tiles_blelloch(const uint32_t *in, uint32_t *out, size_t n,
+__global__ void scan_tiles_blelloch(const uint32_t *in, uint32_t *out, size_t n, int bit,
                                     uint32_t *tile_sums)
 {
     extern __shared__ uint32_t s[];
@@ -224,7 +202,7 @@ __global__ void scan_tiles_blelloch(const uint32_t *in, uint32_t *out, size_t n,
     size_t base = (size_t)blockIdx.x * count;
     /* thread t loads values t and t + blockDim.x: neighbouring threads, neighbouring words */
     for (unsigned j = threadIdx.x; j < count; j += blockDim.x)
-        s[PAD(j)] = base + j < n ? in[base + j] : 0;
+        s[PAD(j)] = base + j < n ? scan_input(in, base + j, bit) : 0;
     uint32_t total = scan_blelloch(s, count);
     for (unsigned j = threadIdx.x; j < count; j += blockDim.x)
         if (base + j < n)
@@ -269,17 +247,19 @@ static void scan_plan_destroy(scan_plan *plan)
             gpu_free(plan->sums[level]);
 }
 
-/* Scans the tiles of n values, `block` threads per tile; writes each tile's
- * total to sums when it is not NULL. */
-static void launch_scan_tiles(const uint32_t *d_in, uint32_t *d_out, size_t n, int variant,
-                              int block, uint32_t *sums)
+/* Scans the tiles of n values (or of the bits `bit` of n keys), `block`
+ * threads per tile; writes each tile's total to sums when it is not NULL. */
+static void launch_scan_tiles(const uint32_t *d_in, uint32_t *d_out, size_t n, int bit,
+                              int variant, int block, uint32_t *sums)
 {
     size_t tile = scan_tile(variant, block);
     size_t tiles = (n + tile - 1) / tile;
     if (variant == SCAN_BLELLOCH)
-        scan_tiles_blelloch<<<tiles, block, PAD(tile) * sizeof(uint32_t)>>>(d_in, d_out, n, sums);
+        scan_tiles_blelloch<<<tiles, block, PAD(tile) * sizeof(uint32_t)>>>(d_in, d_out, n, bit,
+                                                                            sums);
     else
-        scan_tiles_hillis_steele<<<tiles, block, tile * sizeof(uint32_t)>>>(d_in, d_out, n, sums);
+        scan_tiles_hillis_steele<<<tiles, block, tile * sizeof(uint32_t)>>>(d_in, d_out, n, bit,
+                                                                            sums);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -292,7 +272,7 @@ static void gpu_exclusive_scan(const uint32_t *d_in, uint32_t *d_out, size_t n,
     size_t tile = scan_tile(plan->variant, plan->block);
     size_t tiles = (n + tile - 1) / tile;
     uint32_t *sums = tiles > 1 ? plan->sums[level] : NULL;
-    launch_scan_tiles(d_in, d_out, n, plan->variant, plan->block, sums);
+    launch_scan_tiles(d_in, d_out, n, -1, plan->variant, plan->block, sums);
     if (tiles > 1) {
         gpu_exclusive_scan(sums, sums, tiles, plan, level + 1);
         add_tile_offsets<<<tiles, plan->block>>>(d_out, n, tile, sums);

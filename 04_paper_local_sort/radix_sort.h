@@ -1,7 +1,7 @@
 /*
- * 04_paper_local_sort/radix_sort.h - the stage's building blocks, callable on
- * host arrays so that tests/test_04_paper_local_sort.c can check each step of a
- * pass against a CPU version.
+ * 04_paper_local_sort/radix_sort.h - the stage's building blocks (defined in
+ * test_hooks.cu), callable on host arrays so that tests/test_04_paper_local_sort.c
+ * can check each step of a pass against a CPU version.
  */
 #ifndef STAGE04_RADIX_SORT_H
 #define STAGE04_RADIX_SORT_H

@@ -1,13 +1,14 @@
 /*
- * 04_paper_local_sort/test_hooks.cu - the stage's building blocks, callable on
- * host arrays, for tests/test_04_paper_local_sort.c (declared in radix_sort.h).
+ * 04_paper_local_sort/test_hooks.cu - the stage's building blocks, callable on host
+ * arrays, for tests/test_04_paper_local_sort.c (declared in radix_sort.h).
  *
- * It includes the algorithm file, so that it can launch the stage's kernels
- * one step at a time; the test program links this file in place of the stage's
- * own object.  The algorithm file itself holds no test code.
+ * It includes the algorithm file, so that it can reach the stage's kernels and
+ * functions one step at a time; the test program links this file in place of
+ * the stage's own object.  The algorithm file itself holds no test code.
  */
 #include "radix_sort.cu"
 #include "radix_sort.h"
+#include "../tests/scan_hook.h"
 
 static void download(uint32_t *host, const uint32_t *device, size_t count)
 {
@@ -54,25 +55,4 @@ void s04_one_pass(const uint32_t *keys, size_t n, int shift, int width, const so
     context_destroy(&c);
 }
 
-double s04_exclusive_scan(const uint32_t *in, uint32_t *out, size_t n, int variant, int block)
-{
-    uint32_t *d_data = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);
-    scan_plan plan;
-    scan_plan_create(&plan, n, variant, block, 1);
-    CUDA_CHECK(cudaMemcpy(d_data, in, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    cudaEvent_t start, stop;
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-    CUDA_CHECK(cudaEventRecord(start));
-    gpu_exclusive_scan(d_data, d_data, n, &plan, 0);
-    CUDA_CHECK(cudaEventRecord(stop));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0.0f;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    CUDA_CHECK(cudaMemcpy(out, d_data, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
-    scan_plan_destroy(&plan);
-    gpu_free(d_data);
-    return ms;
-}
+DEFINE_SCAN_HOOK(s04_exclusive_scan)

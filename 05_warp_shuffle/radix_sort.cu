@@ -2,34 +2,25 @@
  * 05_warp_shuffle/radix_sort.cu - warp-level primitives: shuffle scans, ballot
  * splits, and a multisplit that ranks whole 8-bit digits inside each warp.
  *
- * What changed since 04_paper_local_sort, and why
- *   The 32 threads of a warp run together, so they can trade registers
- *   (__shfl_up_sync) and vote (__ballot_sync) without shared memory or
- *   __syncthreads.  Stage 04's local sort spends its time in block-wide scans,
- *   log2(block) barriers per 1-bit split.  --rank picks one of three rankings,
- *   in the order the lesson builds them:
- *     split       stage 04's local sort; each split's block scan is a warp-shuffle
- *                 scan, then one scan of the warps' totals (report 001's v6/v7).
- *     ballot      each split ranked by a ballot of the bit and __popc of the lanes
- *                 below: no scan inside a warp at all, only of the warps' totals.
- *     multisplit  (the default) no local sort, no 1-bit splits: reduce-then-scan.
- *   Steps of a multisplit pass (8-bit digits by default: 4 passes instead of 8)
- *     1. upsweep: each block only READS its tile and counts its digits into the
- *        [digit][tile] table (reported as "histogram");
- *     2. scan: the table, as in stage 04;
- *     3. downsweep (reported as "scatter"): each block loads its tile, each warp
- *        a contiguous run of it; a warp ranks its keys by their whole digit, k
- *        ballots for k-bit digits finding the lanes that hold the same digit;
- *        the warps' counts become the tile's digit offsets; the tile is
- *        reordered in shared memory and written out in runs of equal digits.
- *   Bytes per key moved through device memory: stage 04 reads and writes each
- *   key in the local sort, reads it in the histogram and the scatter and writes
- *   it there: 20 bytes per pass, x 8 passes of 4 bits = 160.  The multisplit
- *   reads it in the upsweep, reads and writes it in the downsweep: 12 bytes per
- *   pass, x 4 passes of 8 bits = 48.
+ * What changed since 04_paper_local_sort, and why (the whole story: README.md)
+ *   The 32 threads of a warp run together: they read each other's registers
+ *   (__shfl_up_sync) and vote (__ballot_sync) with no shared memory and no
+ *   barrier.  --rank picks one of three rankings, in the order of the lesson:
+ *     split       the local sort's block scan becomes a warp-shuffle scan and
+ *                 one scan of the warps' totals (course report 001's v6/v7);
+ *     ballot      each split ranked by a ballot and __popc: no scan in a warp;
+ *     multisplit  (default) no local sort: an upsweep counts, a downsweep ranks
+ *                 whole digits in each warp with k ballots; 8-bit digits.
+ *   Bytes per key: stage 04 moves 20 per pass x 8 passes = 160, the multisplit
+ *   12 per pass x 4 passes = 48.
+ *
+ * Steps of a multisplit pass (split and ballot: stage 04's four)
+ *   1. upsweep ("histogram"): each tile's digit counts to the table, read only;
+ *   2. scan: the table, as in stage 04;
+ *   3. downsweep ("scatter"): rank the tile in each warp, turn the warps' counts
+ *      into offsets, reorder the tile in shared memory, write runs of digits.
  *
  * Run:  build/bin/05_warp_shuffle --verbose
- *       build/bin/05_warp_shuffle --rank split --bits 4 --kpt 2   (report 001's v7)
  *       make diff FROM=04 TO=05
  */
 #include <stdio.h>
@@ -250,14 +241,21 @@ static size_t scan_tile(int variant, int block)
     return variant == SCAN_BLELLOCH ? 2 * (size_t)block : (size_t)block;
 }
 
+/* The value the scan sees at index i: the value itself (bit < 0), or, fused
+ * into the load, bit `bit` of the key. */
+__device__ uint32_t scan_input(const uint32_t *in, size_t i, int bit)
+{
+    return bit < 0 ? in[i] : (in[i] >> bit) & 1u;
+}
+
 /* Scans each tile of `in` into `out` (exclusive, in place allowed) and writes
  * each tile's total to tile_sums (if there is more than one tile). */
-__global__ void scan_tiles_hillis_steele(const uint32_t *in, uint32_t *out, size_t n,
+__global__ void scan_tiles_hillis_steele(const uint32_t *in, uint32_t *out, size_t n, int bit,
                                          uint32_t *tile_sums)
 {
     extern __shared__ uint32_t s[];
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    s[threadIdx.x] = i < n ? in[i] : 0;
+    s[threadIdx.x] = i < n ? scan_input(in, i, bit) : 0;
     uint32_t total = scan_hillis_steele(s);
     if (i < n)
         out[i] = s[threadIdx.x];
@@ -265,7 +263,7 @@ __global__ void scan_tiles_hillis_steele(const uint32_t *in, uint32_t *out, size
         tile_sums[blockIdx.x] = total;
 }
 
-__global__ void scan_tiles_blelloch(const uint32_t *in, uint32_t *out, size_t n,
+__global__ void scan_tiles_blelloch(const uint32_t *in, uint32_t *out, size_t n, int bit,
                                     uint32_t *tile_sums)
 {
     extern __shared__ uint32_t s[];
@@ -273,7 +271,7 @@ __global__ void scan_tiles_blelloch(const uint32_t *in, uint32_t *out, size_t n,
     size_t base = (size_t)blockIdx.x * count;
     /* thread t loads values t and t + blockDim.x: neighbouring threads, neighbouring words */
     for (unsigned j = threadIdx.x; j < count; j += blockDim.x)
-        s[PAD(j)] = base + j < n ? in[base + j] : 0;
+        s[PAD(j)] = base + j < n ? scan_input(in, base + j, bit) : 0;
     uint32_t total = scan_blelloch(s, count);
     for (unsigned j = threadIdx.x; j < count; j += blockDim.x)
         if (base + j < n)
@@ -318,17 +316,19 @@ static void scan_plan_destroy(scan_plan *plan)
             gpu_free(plan->sums[level]);
 }
 
-/* Scans the tiles of n values, `block` threads per tile; writes each tile's
- * total to sums when it is not NULL. */
-static void launch_scan_tiles(const uint32_t *d_in, uint32_t *d_out, size_t n, int variant,
-                              int block, uint32_t *sums)
+/* Scans the tiles of n values (or of the bits `bit` of n keys), `block`
+ * threads per tile; writes each tile's total to sums when it is not NULL. */
+static void launch_scan_tiles(const uint32_t *d_in, uint32_t *d_out, size_t n, int bit,
+                              int variant, int block, uint32_t *sums)
 {
     size_t tile = scan_tile(variant, block);
     size_t tiles = (n + tile - 1) / tile;
     if (variant == SCAN_BLELLOCH)
-        scan_tiles_blelloch<<<tiles, block, PAD(tile) * sizeof(uint32_t)>>>(d_in, d_out, n, sums);
+        scan_tiles_blelloch<<<tiles, block, PAD(tile) * sizeof(uint32_t)>>>(d_in, d_out, n, bit,
+                                                                            sums);
     else
-        scan_tiles_hillis_steele<<<tiles, block, tile * sizeof(uint32_t)>>>(d_in, d_out, n, sums);
+        scan_tiles_hillis_steele<<<tiles, block, tile * sizeof(uint32_t)>>>(d_in, d_out, n, bit,
+                                                                            sums);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -341,7 +341,7 @@ static void gpu_exclusive_scan(const uint32_t *d_in, uint32_t *d_out, size_t n,
     size_t tile = scan_tile(plan->variant, plan->block);
     size_t tiles = (n + tile - 1) / tile;
     uint32_t *sums = tiles > 1 ? plan->sums[level] : NULL;
-    launch_scan_tiles(d_in, d_out, n, plan->variant, plan->block, sums);
+    launch_scan_tiles(d_in, d_out, n, -1, plan->variant, plan->block, sums);
     if (tiles > 1) {
         gpu_exclusive_scan(sums, sums, tiles, plan, level + 1);
         add_tile_offsets<<<tiles, plan->block>>>(d_out, n, tile, sums);

@@ -1,7 +1,8 @@
 /*
  * test_02_parallel_hist_scan.c - stage 02's building blocks against CPU
- * versions (every histogram kernel, every scan, at awkward sizes), then the
- * sort battery for every histogram kernel x scan x digit width.  GPU.
+ * versions (every histogram kernel, every scan, at awkward sizes; blocked
+ * mode's [digit][block] table), then the sort battery for every histogram
+ * kernel x scan x digit width, and for blocked mode.  GPU.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,33 @@ static void test_histograms(void)
     CHECK_MSG(zeros, "the histogram of no keys is not all zeros");
 }
 
+/* Blocked mode's table: block b's count of digit d at [d * blocks + b]. */
+static void test_block_histograms(void)
+{
+    const int blocks[] = {32, 256, 1024};
+    const int widths[] = {1, 6, 8};
+    for (int b = 0; b < 3; b++)
+        for (int w = 0; w < 3; w++) {
+            size_t block = (size_t)blocks[b], n = 7 * block + 5 + (size_t)w;
+            size_t nblocks = (n + block - 1) / block, bins = (size_t)1 << widths[w];
+            int shift = 32 - widths[w] - w;
+            uint32_t *keys = alloc_u32(n), *got = alloc_u32(bins * nblocks);
+            uint32_t *expect = alloc_u32(bins * nblocks);
+            make_keys(keys, n, w == 1 ? DIST_FEW : DIST_UNIFORM, n);
+            memset(expect, 0, bins * nblocks * sizeof(uint32_t));
+            for (size_t i = 0; i < n; i++)
+                expect[((keys[i] >> shift) & (bins - 1)) * nblocks + i / block]++;
+            fill_garbage(got, bins * nblocks, 9);
+            s02_block_histograms(keys, n, shift, widths[w], blocks[b], got);
+            CHECK_MSG(memcmp(got, expect, bins * nblocks * sizeof(uint32_t)) == 0,
+                      "block histograms, block %d, width %d, n=%zu: the table differs", blocks[b],
+                      widths[w], n);
+            free(keys);
+            free(got);
+            free(expect);
+        }
+}
+
 static void test_scans(void)
 {
     const int blocks[] = {32, 64, 256, 1024};
@@ -103,8 +131,8 @@ static void time_scans(void)
 static void battery(sort_options opt, enum battery_depth depth)
 {
     char label[96];
-    snprintf(label, sizeof label, "hist=%d scan=%d bits=%d", opt.hist_variant, opt.scan_variant,
-             opt.bits);
+    snprintf(label, sizeof label, "mode=%s hist=%d scan=%d bits=%d block=%d",
+             mode_name(opt.mode), opt.hist_variant, opt.scan_variant, opt.bits, opt.block);
     opt.poison = test_poison;
     battery_result r = run_sort_battery(label, &opt, (size_t)opt.block, depth, test_small);
     CHECK_MSG(r.failures == 0, "%s: %d of %d sorts failed", label, r.failures, r.sorts);
@@ -132,6 +160,18 @@ static void test_sorts(void)
             }
         }
     }
+    /* blocked mode: digit widths and block sizes (a key per thread) */
+    const int widths[] = {1, 4, 6, 8};
+    for (int w = 0; w < 4; w++)
+        for (int block = 32; block <= 1024; block *= 4) {
+            if (test_small && !(widths[w] == 6 && block == 128))
+                continue;
+            opt = STAGE.defaults;
+            opt.mode = MODE_BLOCKED;
+            opt.bits = widths[w];
+            opt.block = block;
+            battery(opt, block == 128 && widths[w] == 6 ? BATTERY_SIZES : BATTERY_QUICK);
+        }
 }
 
 static void test_option_checks(void)
@@ -159,6 +199,7 @@ int main(int argc, char **argv)
     REQUIRE_GPU();
     test_option_checks();
     test_histograms();
+    test_block_histograms();
     test_scans();
     if (!test_small)
         time_scans();

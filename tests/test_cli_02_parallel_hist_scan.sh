@@ -13,9 +13,12 @@ expect_error "powers of two from 32 to 1024" --block 33
 expect_error "powers of two from 32 to 1024" --block=2048
 expect_error "powers of two from 32 to 1024" --scan-block 33
 expect_error "not an option of 02_parallel_hist_scan" --kpt 3
-expect_error "not an option of 02_parallel_hist_scan" --mode blocked
+expect_error "plain or blocked" --mode sideways
+expect_error "picks the plain mode's histogram kernel" --mode blocked --hist 2
+expect_error "table" --mode blocked --bits 8 --block 32 -n 2147483648
 expect_error "not an option of 02_parallel_hist_scan" --rank ballot
 expect_error "--hist '4'" --hist 4
 expect_error "--scan 'sideways'" --scan sideways
 expect_accepted -n 1000 --runs 1 --bits=4 --block=64 --scan-block 32 --hist=2 --scan=hs --no-cub
+expect_accepted -n 1000 --runs 1 --mode blocked --bits 6 --block 128 --no-cub
 finish test_cli_02_parallel_hist_scan

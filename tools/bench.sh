@@ -7,7 +7,7 @@
 #   stages    every sort stage at its defaults, 2^24+1 and 2^28 keys (stage 01: 2^24+1
 #             only; stage 02 at 2^28: one timed run, its host scatter takes seconds)
 #   sweep01   stage 01: digit widths 1..8, 11, 16, plain and blocked mode
-#   sweep02   stage 02: every histogram kernel x scan, and digit widths 1..8
+#   sweep02   stage 02: every histogram kernel x scan, digit widths 1..8, blocked mode
 #   sweep03   stage 03: block sizes and scan variants
 #   sweep04   stage 04: digit widths, block sizes, scan block sizes, keys per thread, scans
 #   sweep05   stage 05: ranking x digit width, keys per thread, block and scan block sizes,
@@ -114,7 +114,10 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         for h in 1 2 3; do for sc in hillis-steele blelloch; do
             run "$csv" 02_parallel_hist_scan --hist "$h" --scan "$sc" --no-cub; done; done
         begin "$out_dir/sweep02_bits.csv"
-        for b in 1 2 3 4 5 6 7 8; do run "$csv" 02_parallel_hist_scan --bits "$b" --no-cub; done ;;
+        for b in 1 2 3 4 5 6 7 8; do run "$csv" 02_parallel_hist_scan --bits "$b" --no-cub; done
+        # blocked mode: course report 001's v2 (GPU per-block histograms and scan, host scatter)
+        begin "$out_dir/sweep02_blocked.csv"
+        for b in 4 6 8; do run "$csv" 02_parallel_hist_scan --mode blocked --bits "$b" --no-cub; done ;;
     sweep03)
         begin "$out_dir/sweep03_blocks.csv"
         for sc in hillis-steele blelloch; do for bl in 32 64 128 256 512 1024; do

@@ -1,0 +1,39 @@
+/*
+ * scan_hook.h - the exclusive-scan hook that stages 02-05's test_hooks.cu
+ * share: it runs the stage's own multi-block scan (scan_plan_create,
+ * gpu_exclusive_scan, scan_plan_destroy - each stage's copy, carried forward)
+ * on host arrays and returns its device time.  Include it after the stage's
+ * radix_sort.cu and define the hook with its name:
+ *
+ *   #include "radix_sort.cu"
+ *   #include "../tests/scan_hook.h"
+ *   DEFINE_SCAN_HOOK(s04_exclusive_scan)
+ */
+#ifndef TESTS_SCAN_HOOK_H
+#define TESTS_SCAN_HOOK_H
+
+#define DEFINE_SCAN_HOOK(name)                                                            \
+    double name(const uint32_t *in, uint32_t *out, size_t n, int variant, int block)      \
+    {                                                                                     \
+        uint32_t *d_data = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);               \
+        scan_plan plan;                                                                   \
+        scan_plan_create(&plan, n, variant, block, 1);                                    \
+        CUDA_CHECK(cudaMemcpy(d_data, in, n * sizeof(uint32_t), cudaMemcpyHostToDevice)); \
+        cudaEvent_t start, stop;                                                          \
+        CUDA_CHECK(cudaEventCreate(&start));                                              \
+        CUDA_CHECK(cudaEventCreate(&stop));                                               \
+        CUDA_CHECK(cudaEventRecord(start));                                               \
+        gpu_exclusive_scan(d_data, d_data, n, &plan, 0);                                  \
+        CUDA_CHECK(cudaEventRecord(stop));                                                \
+        CUDA_CHECK(cudaEventSynchronize(stop));                                           \
+        float ms = 0.0f;                                                                  \
+        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));                               \
+        CUDA_CHECK(cudaMemcpy(out, d_data, n * sizeof(uint32_t), cudaMemcpyDeviceToHost)); \
+        CUDA_CHECK(cudaEventDestroy(start));                                              \
+        CUDA_CHECK(cudaEventDestroy(stop));                                               \
+        scan_plan_destroy(&plan);                                                         \
+        gpu_free(d_data);                                                                 \
+        return ms;                                                                        \
+    }
+
+#endif
