@@ -1,6 +1,6 @@
 /*
  * 06_nn_histogram/nn_histogram.cu - the nearest-neighbour distance histogram,
- * four versions, in the order the lesson builds them.
+ * six versions, in the order the lesson builds them.
  *
  * The problem (course report 004): Q query points and R reference points in d
  * dimensions (SIFT1M: 10,000 x 1,000,000 x 128).  For each query, the distances
