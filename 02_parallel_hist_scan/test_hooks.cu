@@ -8,7 +8,7 @@
  */
 #include "radix_sort.cu"
 #include "radix_sort.h"
-#include "../tests/scan_hook.h"
+#include "../tests/hooks.h"
 
 int s02_histogram(const uint32_t *keys, size_t n, int shift, int width, int variant, int block,
                   uint32_t *hist)

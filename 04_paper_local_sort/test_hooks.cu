@@ -8,13 +8,7 @@
  */
 #include "radix_sort.cu"
 #include "radix_sort.h"
-#include "../tests/scan_hook.h"
-
-static void download(uint32_t *host, const uint32_t *device, size_t count)
-{
-    if (host)
-        CUDA_CHECK(cudaMemcpy(host, device, count * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-}
+#include "../tests/hooks.h"
 
 void s04_one_pass(const uint32_t *keys, size_t n, int shift, int width, const sort_options *opt,
                   s04_pass_outputs *out)
@@ -36,19 +30,19 @@ void s04_one_pass(const uint32_t *keys, size_t n, int shift, int width, const so
     local_sort<<<c.tiles, o.block, local_sort_shared_bytes(o.block, o.kpt)>>>(
         d_src, n, shift, width, o.kpt, o.scan_variant);
     CUDA_CHECK_LAUNCH();
-    download(out->tiles_sorted, d_src, n);
+    hook_download(out->tiles_sorted, d_src, n);
     tile_histogram<<<c.tiles, o.block, 2 * bins * sizeof(uint32_t)>>>(d_src, n, shift, mask,
                                                                       c.tile, c.d_table,
                                                                       c.d_starts);
     CUDA_CHECK_LAUNCH();
-    download(out->table, c.d_table, table);
-    download(out->starts, c.d_starts, table);
+    hook_download(out->table, c.d_table, table);
+    hook_download(out->starts, c.d_starts, table);
     gpu_exclusive_scan(c.d_table, c.d_table, table, &c.scan, 0);
-    download(out->scanned, c.d_table, table);
+    hook_download(out->scanned, c.d_table, table);
     scatter_tiles<<<c.tiles, o.block, bins * sizeof(uint32_t)>>>(d_src, d_dst, n, shift, mask,
                                                                  c.tile, c.d_table, c.d_starts);
     CUDA_CHECK_LAUNCH();
-    download(out->out, d_dst, n);
+    hook_download(out->out, d_dst, n);
 
     gpu_free(d_dst);
     gpu_free(d_src);

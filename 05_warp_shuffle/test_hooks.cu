@@ -9,19 +9,7 @@
  */
 #include "radix_sort.cu"
 #include "radix_sort.h"
-
-static void download(uint32_t *host, const uint32_t *device, size_t count)
-{
-    if (host)
-        CUDA_CHECK(cudaMemcpy(host, device, count * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-}
-
-static uint32_t *upload(const uint32_t *host, size_t count)
-{
-    uint32_t *device = (uint32_t *)gpu_alloc(count * sizeof(uint32_t), 1);
-    CUDA_CHECK(cudaMemcpy(device, host, count * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    return device;
-}
+#include "../tests/hooks.h"
 
 void s05_one_pass(const uint32_t *keys, size_t n, int shift, int width, const sort_options *opt,
                   s05_pass_outputs *out)
@@ -35,7 +23,7 @@ void s05_one_pass(const uint32_t *keys, size_t n, int shift, int width, const so
     context_create(&c, n, &o, &rep);
     uint32_t mask = (1u << width) - 1;
     size_t bins = (size_t)mask + 1, table = bins * c.tiles;
-    uint32_t *d_src = upload(keys, n);
+    uint32_t *d_src = hook_upload(keys, n);
     uint32_t *d_dst = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);
 
     /* the steps of sort_pass / multisplit_pass, one at a time, each result downloaded */
@@ -43,9 +31,9 @@ void s05_one_pass(const uint32_t *keys, size_t n, int shift, int width, const so
         upsweep<<<c.tiles, o.block, bins * sizeof(uint32_t)>>>(d_src, n, shift, mask, o.kpt,
                                                                c.d_table);
         CUDA_CHECK_LAUNCH();
-        download(out->table, c.d_table, table);
+        hook_download(out->table, c.d_table, table);
         gpu_exclusive_scan(c.d_table, c.d_table, table, &c.scan, 0);
-        download(out->scanned, c.d_table, table);
+        hook_download(out->scanned, c.d_table, table);
         downsweep<<<c.tiles, o.block, downsweep_shared_bytes(o.block, o.kpt, width)>>>(
             d_src, d_dst, n, shift, width, o.kpt, c.d_table);
         CUDA_CHECK_LAUNCH();
@@ -53,19 +41,19 @@ void s05_one_pass(const uint32_t *keys, size_t n, int shift, int width, const so
         local_sort<<<c.tiles, o.block, local_sort_shared_bytes(o.block, o.kpt)>>>(
             d_src, n, shift, width, o.kpt, o.rank);
         CUDA_CHECK_LAUNCH();
-        download(out->tiles_sorted, d_src, n);
+        hook_download(out->tiles_sorted, d_src, n);
         tile_histogram<<<c.tiles, o.block, 2 * bins * sizeof(uint32_t)>>>(
             d_src, n, shift, mask, c.tile, c.d_table, c.d_starts);
         CUDA_CHECK_LAUNCH();
-        download(out->table, c.d_table, table);
-        download(out->starts, c.d_starts, table);
+        hook_download(out->table, c.d_table, table);
+        hook_download(out->starts, c.d_starts, table);
         gpu_exclusive_scan(c.d_table, c.d_table, table, &c.scan, 0);
-        download(out->scanned, c.d_table, table);
+        hook_download(out->scanned, c.d_table, table);
         scatter_tiles<<<c.tiles, o.block, bins * sizeof(uint32_t)>>>(
             d_src, d_dst, n, shift, mask, c.tile, c.d_table, c.d_starts);
         CUDA_CHECK_LAUNCH();
     }
-    download(out->out, d_dst, n);
+    hook_download(out->out, d_dst, n);
 
     gpu_free(d_dst);
     gpu_free(d_src);
@@ -85,13 +73,13 @@ __global__ void block_scan_kernel(const uint32_t *in, uint32_t *out, uint32_t *t
 void s05_block_scan(const uint32_t *in, uint32_t *out, uint32_t *totals, size_t blocks, int block)
 {
     size_t n = blocks * block;
-    uint32_t *d_in = upload(in, n);
+    uint32_t *d_in = hook_upload(in, n);
     uint32_t *d_out = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);
     uint32_t *d_totals = (uint32_t *)gpu_alloc(blocks * sizeof(uint32_t), 1);
     block_scan_kernel<<<blocks, block>>>(d_in, d_out, d_totals);
     CUDA_CHECK_LAUNCH();
-    download(out, d_out, n);
-    download(totals, d_totals, blocks);
+    hook_download(out, d_out, n);
+    hook_download(totals, d_totals, blocks);
     gpu_free(d_totals);
     gpu_free(d_out);
     gpu_free(d_in);
@@ -123,15 +111,15 @@ void s05_tile_ranks(const uint32_t *keys, size_t n, int shift, int width, const 
 {
     size_t tile = (size_t)opt->block * opt->kpt, tiles = (n + tile - 1) / tile;
     size_t bins = (size_t)1 << width;
-    uint32_t *d_keys = upload(keys, n);
+    uint32_t *d_keys = hook_upload(keys, n);
     uint32_t *d_places = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);
     uint32_t *d_counts = (uint32_t *)gpu_alloc(tiles * bins * sizeof(uint32_t), 1);
     size_t shared = ((size_t)opt->block / 32 * bins + bins + 33) * sizeof(uint32_t);
     tile_ranks_kernel<<<tiles, opt->block, shared>>>(d_keys, n, shift, width, opt->kpt, d_places,
                                                      d_counts);
     CUDA_CHECK_LAUNCH();
-    download(places, d_places, n);
-    download(counts, d_counts, tiles * bins);
+    hook_download(places, d_places, n);
+    hook_download(counts, d_counts, tiles * bins);
     gpu_free(d_counts);
     gpu_free(d_places);
     gpu_free(d_keys);

@@ -17,49 +17,7 @@
 #include "sort_battery.h"
 #include "sort_stage.h"
 #include "test_util.h"
-
-static uint32_t digit(uint32_t key, int shift, int width) { return (key >> shift) & ((1u << width) - 1); }
-
-/* The first index where a and b differ, or n. */
-static size_t first_difference(const uint32_t *a, const uint32_t *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return i;
-    return n;
-}
-
-/* CPU versions of the four steps, written the obvious way. */
-static void cpu_pass(const uint32_t *keys, size_t n, int shift, int width, size_t tile,
-                     s04_pass_outputs *e)
-{
-    size_t tiles = (n + tile - 1) / tile, bins = (size_t)1 << width;
-    memset(e->table, 0, bins * tiles * sizeof(uint32_t));
-    memset(e->starts, 0, bins * tiles * sizeof(uint32_t));
-    for (size_t b = 0; b < tiles; b++) {
-        size_t base = b * tile, end = base + tile < n ? base + tile : n, k = base;
-        for (uint32_t d = 0; d < bins; d++) { /* stable: digit by digit, in input order */
-            e->starts[b * bins + d] = (uint32_t)(k - base);
-            for (size_t i = base; i < end; i++)
-                if (digit(keys[i], shift, width) == d) {
-                    e->tiles_sorted[k++] = keys[i];
-                    e->table[d * tiles + b]++;
-                }
-            if (e->table[d * tiles + b] == 0)
-                e->starts[b * bins + d] = 0; /* an empty run starts at 0 */
-        }
-    }
-    uint32_t running = 0;
-    for (size_t i = 0; i < bins * tiles; i++) {
-        e->scanned[i] = running;
-        running += e->table[i];
-    }
-    size_t k = 0; /* the stable sort of the whole array by the digit */
-    for (uint32_t d = 0; d < bins; d++)
-        for (size_t i = 0; i < n; i++)
-            if (digit(keys[i], shift, width) == d)
-                e->out[k++] = keys[i];
-}
+#include "tile_pass.h"
 
 static void test_one_pass(int block, int kpt, int variant, int width, size_t n, key_dist dist)
 {
@@ -83,7 +41,8 @@ static void test_one_pass(int block, int kpt, int variant, int width, size_t n, 
     fill_garbage(got.scanned, table, 4);
     fill_garbage(got.out, n, 5);
     s04_one_pass(keys, n, shift, width, &opt, &got);
-    cpu_pass(keys, n, shift, width, tile, &expect);
+    cpu_tile_pass(keys, n, shift, width, tile, expect.tiles_sorted, expect.table, expect.starts,
+                  expect.scanned, expect.out);
 
     const char *what[] = {"local sort", "histogram table", "run starts", "scanned table",
                           "scatter"};

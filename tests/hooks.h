@@ -1,16 +1,32 @@
 /*
- * scan_hook.h - the exclusive-scan hook that stages 02-05's test_hooks.cu
- * share: it runs the stage's own multi-block scan (scan_plan_create,
- * gpu_exclusive_scan, scan_plan_destroy - each stage's copy, carried forward)
- * on host arrays and returns its device time.  Include it after the stage's
- * radix_sort.cu and define the hook with its name:
+ * hooks.h - what the stages' test_hooks.cu share.  Include it after the
+ * stage's radix_sort.cu:
  *
  *   #include "radix_sort.cu"
- *   #include "../tests/scan_hook.h"
+ *   #include "../tests/hooks.h"
  *   DEFINE_SCAN_HOOK(s04_exclusive_scan)
+ *
+ * hook_upload / hook_download move host arrays to and from the device (a
+ * NULL host array is not downloaded).  DEFINE_SCAN_HOOK defines the
+ * exclusive-scan hook: the stage's own multi-block scan (scan_plan_create,
+ * gpu_exclusive_scan, scan_plan_destroy - each stage's copy, carried forward)
+ * on host arrays, returning its device time.
  */
-#ifndef TESTS_SCAN_HOOK_H
-#define TESTS_SCAN_HOOK_H
+#ifndef TESTS_HOOKS_H
+#define TESTS_HOOKS_H
+
+static inline uint32_t *hook_upload(const uint32_t *host, size_t count)
+{
+    uint32_t *device = (uint32_t *)gpu_alloc(count * sizeof(uint32_t), 1);
+    CUDA_CHECK(cudaMemcpy(device, host, count * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    return device;
+}
+
+static inline void hook_download(uint32_t *host, const uint32_t *device, size_t count)
+{
+    if (host)
+        CUDA_CHECK(cudaMemcpy(host, device, count * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+}
 
 #define DEFINE_SCAN_HOOK(name)                                                            \
     double name(const uint32_t *in, uint32_t *out, size_t n, int variant, int block)      \
