@@ -248,7 +248,7 @@ static void print_row(const result_row *row, const nn_problem *p, double cublas_
            m->step_ms[NN_STEP_THRESHOLDS], m->step_ms[NN_STEP_HISTOGRAM],
            m->total_ms > 0 ? pairs / m->total_ms / 1e6 : 0.0);
     if (cublas_ms > 0)
-        printf("%9.2fx", cublas_ms / m->total_ms);
+        printf("%9.2fx", m->total_ms / cublas_ms);
     else
         printf("%10s", "NA");
     printf("  %s\n", row->check_ok ? "PASS" : "FAIL");
@@ -275,7 +275,7 @@ static void print_result(const result_row *row, const nn_problem *p, const nn_co
     for (int s = 0; s < NN_STEPS; s++)
         printf(" %s_ms=%.3f", step_names[s], row->median.step_ms[s]);
     if (cublas_ms > 0)
-        printf(" cublas_ms=%.3f vs_cublas=%.2f", cublas_ms, cublas_ms / row->median.total_ms);
+        printf(" cublas_ms=%.3f vs_cublas=%.2f", cublas_ms, row->median.total_ms / cublas_ms);
     else
         printf(" cublas_ms=NA vs_cublas=NA");
     printf(" exact=%s check=%s gpu=\"%s\"\n", exact ? "yes" : "no", row->check_ok ? "PASS" : "FAIL",

@@ -32,7 +32,7 @@ for md in "$@"; do
     function header_name(col) {
         if (col == "gkeys_s") return "Gkeys/s"
         if (col == "vs_cub") return "vs CUB (x its time)"
-        if (col == "vs_cublas") return "vs cuBLAS (its time / this)"
+        if (col == "vs_cublas") return "vs cuBLAS (x its time)"
         if (col ~ /_ms$/) { sub(/_ms$/, "", col); col = col " (ms)" }
         if (col ~ /_gbs$/) { sub(/_gbs$/, "", col); col = col " (GB/s)" }
         if (col ~ /_pct$/) { sub(/_pct$/, "", col); col = col " (% of copy)" }
