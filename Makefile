@@ -8,6 +8,7 @@
 #   make bench           write results/<gpu>/*.csv (needs a GPU for stages 02+)
 #   make profile STAGE=NN  Nsight Compute on one stage, report in results/<gpu>/profile/
 #   make tables          refill the README result tables from results/*/*.csv
+#   make plots           draw results/*/*.csv as SVG and PNG charts (needs gnuplot)
 #   make diff FROM=03 TO=04   diff -u of two stages' algorithm files
 #   make device-check    what tools/device-check.sh runs on a GPU machine
 #   make clean           remove build/
@@ -78,7 +79,7 @@ endif
 LDLIBS := -lpthread -ldl
 
 ifeq ($(MAKELEVEL),0)
-ifeq ($(filter clean diff help tables,$(MAKECMDGOALS)),)
+ifeq ($(filter clean diff help tables plots,$(MAKECMDGOALS)),)
 $(info [build] ARCH = $(ARCH)  ($(ARCH_SOURCE)))
 $(info [build] CC   = $(CC) $(CFLAGS))
 $(info [build] NVCC = $(NVCC) $(NVCCFLAGS))
@@ -91,7 +92,7 @@ endif
 # after `make` rebuilds, a second `make ARCH=sm_80` does nothing.
 FLAGS_FILE := $(BUILD)/flags
 FLAGS_NOW := $(CC) $(CFLAGS) | $(NVCC) $(NVCCFLAGS) | $(LDLIBS)
-ifneq ($(filter-out clean diff help tables,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out clean diff help tables plots,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(file <$(FLAGS_FILE)),$(FLAGS_NOW))
 $(shell mkdir -p $(BUILD))
 $(file >$(FLAGS_FILE),$(FLAGS_NOW))
@@ -136,7 +137,7 @@ CPU_TESTS := $(BUILD)/tests/test_harness $(BUILD)/tests/test_01_sequential $(BUI
 TEST_SUPPORT_C := tests/sort_battery.c
 TEST_SUPPORT_CU := $(wildcard tests/gpu_*.cu)
 
-.PHONY: all run test sanitize bench profile tables diff clean help device-check $(STAGES)
+.PHONY: all run test sanitize bench profile plots tables diff clean help device-check $(STAGES)
 .DEFAULT_GOAL := all
 
 all: $(STAGES:%=$(BUILD)/bin/%) $(TEST_BINS)
@@ -202,6 +203,10 @@ sanitize:
 bench:
 	@$(BUILD_ALL)
 	@tools/bench.sh $(BUILD)/bin
+
+# make plots: gnuplot charts (SVG and PNG) of results/*/*.csv into results/*/plots/.
+plots:
+	@tools/plots.sh
 
 # make profile STAGE=04: Nsight Compute on one stage, report under results/<gpu>/profile/.
 profile:

@@ -6,6 +6,8 @@
 # SETs (default: all of them):
 #   stages    every sort stage at its defaults, 2^24+1 and 2^28 keys (stage 01: 2^24+1
 #             only; stage 02 at 2^28: one timed run, its host scatter takes seconds)
+#   sizes     every GPU stage at 2^10, 2^12 .. 2^28 keys with CUB (stage 02 up to 2^24): how
+#             cost grows with n (not in the default sets: about 4 minutes on an H100)
 #   sweep01   stage 01: digit widths 1..8, 11, 16, plain and blocked mode
 #   sweep02   stage 02: every histogram kernel x scan, digit widths 1..8, blocked mode
 #   sweep03   stage 03: block sizes and scan variants
@@ -104,6 +106,16 @@ for set in "${sets[@]+"${sets[@]}"}"; do
                 02_parallel_hist_scan) run "$csv" "$s" -n 268435456 --runs 1 ;;
                 *) run "$csv" "$s" -n 268435456 ;;
             esac
+        done ;;
+    sizes)
+        # how cost grows: every GPU stage at 2^10 .. 2^28 keys, CUB in the same runs
+        # (stage 02, whose host scatter takes seconds, up to 2^24)
+        begin "$out_dir/sizes.csv"
+        for e in 10 12 14 16 18 20 22 24 26 28; do
+            for s in $sort_stages; do
+                case $s in 01_*) continue ;; 02_*) [ "$e" -le 24 ] || continue ;; esac
+                run "$csv" "$s" -n $((1 << e))
+            done
         done ;;
     sweep01)
         begin "$out_dir/sweep01_bits.csv"

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# plots.sh [RESULTS_DIR...] - `make plots`: gnuplot charts from the CSVs of `make bench`,
+# as SVG (for the READMEs) and PNG (for the slides), in <RESULTS_DIR>/plots/.  Default:
+# every results/*/ folder.  Each chart's title names the machine and the date(s) of its
+# rows; a CSV that is not there is passed over with a line that says so.
+set -u
+cd "$(dirname "$0")/.."
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "plots: gnuplot not found - install it (Debian/Ubuntu: apt-get install gnuplot-nox) and run make plots again" >&2
+    exit 2
+fi
+dirs=("$@")
+[ ${#dirs[@]} -gt 0 ] || dirs=(results/*/)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+made=0
+
+# cols CSV "COLUMNS" ["col=value ..."]: the columns, tab-separated, one row per line
+cols() { awk -f tools/csv.awk -f tools/csv-columns.awk -v cols="$2" -v where="${3:-}" "$1"; }
+
+# what the rows were measured on, and when: "NVIDIA H100 80GB HBM3, 2026-11-22"
+label() {
+    local csv=$1 machine dates
+    machine=$(cols "$csv" gpu | sed 's/_/ /g' | grep -v '^none$\|^NaN$' | sort -u | head -n 1)
+    [ -n "$machine" ] || machine=$(basename "$(dirname "$csv")")
+    dates=$(cols "$csv" date | sort -u | paste -sd/ -)
+    echo "$machine, $dates"
+}
+
+# render NAME: the gnuplot commands on stdin, drawn once as SVG and once as PNG
+render() {
+    local name=$1 script
+    script=$(cat)
+    for term in svg png; do
+        case $term in
+        svg) setup="set terminal svg size 800,480 dynamic font 'Helvetica,13' background rgb 'white'" ;;
+        png) setup="set terminal pngcairo size 1280,720 font 'Helvetica,20' background rgb 'white'" ;;
+        esac
+        printf '%s\nset output "%s/%s.%s"\nset termoption noenhanced\nset grid\nset key top left\n%s\n' \
+            "$setup" "$out" "$name" "$term" "$script" | gnuplot || { echo "plots: gnuplot failed on $name" >&2; exit 1; }
+    done
+    echo "  $out/$name.svg, .png"
+    made=$((made + 1))
+}
+
+# lines CSV NAME TITLE XCOL YCOL GROUPCOL XLABEL YLABEL [FILTERS] [LOG]: one line per
+# value of GROUPCOL, y against x; LOG is "x", "y" or "xy"
+lines() {
+    local csv=$1 name=$2 title=$3 x=$4 y=$5 group=$6 xl=$7 yl=$8 where=${9:-} log=${10:-}
+    [ -f "$csv" ] || { echo "  (no $csv: $name not drawn)"; return; }
+    { cols "$csv" "$group $x $y" "$where"; [ -z "${extra_rows:-}" ] || echo "$extra_rows"; } | awk -F'\t' '
+        { if (!($1 in seen)) { seen[$1] = ++n; name[n] = $1 } rows[seen[$1]] = rows[seen[$1]] $2 "\t" $3 "\n" }
+        END { for (i = 1; i <= n; i++) printf "%s%s\t%s\n%s", (i > 1 ? "\n\n" : ""), name[i], name[i], rows[i] }' \
+        >"$tmp/$name.dat"
+    local blocks; blocks=$(grep -c '^$' "$tmp/$name.dat"); blocks=$((blocks / 2 + 1))
+    render "$name" <<EOF
+set title "$title\n$(label "$csv")"
+set xlabel "$xl"; set ylabel "$yl"; set datafile separator "\t"; set key bottom right
+$([ "${log#*x}" != "$log" ] && echo "set logscale x 2; set format x '2^%L'")
+$([ "${log#*y}" != "$log" ] && echo "set logscale y")
+plot for [i=0:$((blocks - 1))] "$tmp/$name.dat" index i using 1:2 with linespoints lw 2 pt 7 title columnheader(1)
+EOF
+}
+
+# bars CSV NAME TITLE LABELCOL YLABEL "SERIES_TITLE:FILTER:YCOL ..." : clustered bars, log y
+bars() {
+    local csv=$1 name=$2 title=$3 lab=$4 yl=$5 series=$6
+    [ -f "$csv" ] || { echo "  (no $csv: $name not drawn)"; return; }
+    local i=0 plot="" s t f ycol
+    for s in $series; do
+        IFS=: read -r t f ycol <<<"$s"
+        i=$((i + 1))
+        cols "$csv" "$lab $ycol" "${f//,/ }" >"$tmp/$name.$i"
+        plot="$plot${plot:+, }\"$tmp/$name.j\" using $((i + 1)):xtic(1) title \"${t//_/ }\""
+    done
+    # join the series on their labels, in the order of the first
+    awk -F'\t' -v n="$i" -v base="$tmp/$name." '
+        BEGIN { for (k = 1; k <= n; k++) while ((getline line < (base k)) > 0) {
+                    split(line, p, "\t"); if (!(p[1] in order)) { order[p[1]] = ++m; lab[m] = p[1] }
+                    v[p[1], k] = p[2] } }
+        END { for (r = 1; r <= m; r++) { printf "%s", lab[r]
+                  for (k = 1; k <= n; k++) printf "\t%s", ((lab[r], k) in v) ? v[lab[r], k] : "NaN"
+                  printf "\n" } }' >"$tmp/$name.j"
+    render "$name" <<EOF
+set title "$title\n$(label "$csv")"
+set ylabel "$yl"; set logscale y
+set style data histograms; set style histogram clustered gap 1; set style fill solid 0.85 border -1
+set xtics rotate by -25; set key top right
+plot $plot
+EOF
+}
+
+for dir in "${dirs[@]}"; do
+    dir=${dir%/}
+    out=$dir/plots
+    mkdir -p "$out"
+    echo "plots: $dir"
+    r=$dir
+    bars "$r/stages.csv" stages "Every stage at its defaults, and CUB on the same keys" stage \
+        "sort (ms, log scale)" "2^24+1_keys:n=16777217:sort_ms 2^28_keys:n=268435456:sort_ms CUB,_2^24+1:n=16777217:cub_ms CUB,_2^28:n=268435456:cub_ms"
+    # CUB's rate, from its time in the same runs as stage 05, is one more line
+    extra_rows="" extra_csv=$r/sizes.csv
+    [ -f "$extra_csv" ] && extra_rows=$(cols "$extra_csv" "n cub_ms" "stage=05_warp_shuffle" |
+        awk -F'\t' '{ printf "CUB (same runs as 05)\t%s\t%.4f\n", $1, $1 / $2 / 1e6 }')
+    lines "$r/sizes.csv" sizes "How cost grows: keys per second against the number of keys" \
+        n gkeys_s stage "keys (n)" "Gkeys/s" "" xy
+    extra_rows=""
+    lines "$r/sweep01_bits.csv" sweep01_bits "Stage 01: the digit width (sequential, plain mode)" \
+        bits sort_ms mode "digit width (bits)" "sort (ms)" "mode=plain"
+    lines "$r/sweep02_bits.csv" sweep02_bits "Stage 02: the digit width (host scatter, GPU histogram and scan)" \
+        bits sort_ms stage "digit width (bits)" "sort (ms)"
+    lines "$r/sweep03_blocks.csv" sweep03_blocks "Stage 03: block size and in-block scan" \
+        block sort_ms scan "threads per block" "sort (ms)" "" x
+    lines "$r/sweep04_bits.csv" sweep04_bits "Stage 04: the digit width" \
+        bits sort_ms stage "digit width (bits)" "sort (ms)"
+    lines "$r/sweep04_block.csv" sweep04_block "Stage 04: threads per block (8 keys per thread)" \
+        block sort_ms stage "threads per block" "sort (ms)" "" x
+    lines "$r/sweep04_scan_block.csv" sweep04_scan_block "Stage 04: threads per block of the table's scan" \
+        scan_block sort_ms stage "threads per scan block" "sort (ms)" "" x
+    lines "$r/sweep04_kpt.csv" sweep04_kpt "Stage 04: keys per thread and in-block scan" \
+        kpt sort_ms scan "keys per thread" "sort (ms)" "" x
+    lines "$r/sweep05_rank_bits.csv" sweep05_rank_bits "Stage 05: ranking and digit width" \
+        bits sort_ms rank "digit width (bits)" "sort (ms)" "" y
+    lines "$r/sweep05_kpt.csv" sweep05_kpt "Stage 05 (multisplit, 8 bits): keys per thread" \
+        kpt sort_ms stage "keys per thread" "sort (ms)" "" xy
+    bars "$r/nn06.csv" nn06 "Stage 06 at the full size: every version and cuBLAS" version \
+        "time (ms, log scale)" "K_=_5:bins=5:ms K_=_5000:bins=5000:ms"
+done
+[ "$made" -gt 0 ] || { echo "plots: no CSV found to draw" >&2; exit 1; }
+echo "plots: $made charts"

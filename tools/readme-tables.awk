@@ -1,0 +1,42 @@
+# readme-tables.awk - the program of tools/readme-tables.sh (with tools/csv.awk):
+# copies a README, replacing what stands between each "<!-- table CSV COLUMNS... -->"
+# marker and "<!-- end table -->" with a Markdown table made from the CSV.
+function header_name(col) {
+    if (col == "gkeys_s") return "Gkeys/s"
+    if (col == "vs_cub") return "vs CUB (x its time)"
+    if (col == "vs_cublas") return "vs cuBLAS (x its time)"
+    if (col ~ /_ms$/) { sub(/_ms$/, "", col); col = col " (ms)" }
+    if (col ~ /_gbs$/) { sub(/_gbs$/, "", col); col = col " (GB/s)" }
+    if (col ~ /_pct$/) { sub(/_pct$/, "", col); col = col " (% of copy)" }
+    gsub(/_/, " ", col)
+    return col
+}
+function emit_table(spec,    words, nw, path, cols, nc, filt_col, filt_val, nf, i, line, hdr, nh, idx, row, nr, keep, out) {
+    nw = split(spec, words, " ")
+    path = words[1]; nc = 0; nf = 0
+    for (i = 2; i <= nw; i++) {
+        if (index(words[i], "=")) { nf++; filt_col[nf] = substr(words[i], 1, index(words[i], "=") - 1); filt_val[nf] = substr(words[i], index(words[i], "=") + 1) }
+        else cols[++nc] = words[i]
+    }
+    if ((getline line < path) <= 0) { print "readme-tables: " md ": cannot read " path > "/dev/stderr"; exit 1 }
+    nh = csv_split(line, hdr)
+    for (i = 1; i <= nh; i++) idx[hdr[i]] = i
+    for (i = 1; i <= nc; i++) if (!(cols[i] in idx)) { print "readme-tables: " md ": no column " cols[i] " in " path > "/dev/stderr"; exit 1 }
+    for (i = 1; i <= nf; i++) if (!(filt_col[i] in idx)) { print "readme-tables: " md ": no column " filt_col[i] " in " path > "/dev/stderr"; exit 1 }
+    out = "|"; for (i = 1; i <= nc; i++) out = out " " header_name(cols[i]) " |"; print out
+    out = "|"; for (i = 1; i <= nc; i++) out = out " --- |"; print out
+    while ((getline line < path) > 0) {
+        csv_split(line, row); keep = 1
+        for (i = 1; i <= nf; i++) if (row[idx[filt_col[i]]] != filt_val[i]) keep = 0
+        if (!keep) continue
+        out = "|"; for (i = 1; i <= nc; i++) out = out " " row[idx[cols[i]]] " |"; print out
+    }
+    close(path)
+}
+/^<!-- table .* -->$/ {
+    print
+    spec = $0; sub(/^<!-- table /, "", spec); sub(/ -->$/, "", spec)
+    emit_table(spec); skipping = 1; next
+}
+/^<!-- end table -->$/ { skipping = 0 }
+!skipping { print }
