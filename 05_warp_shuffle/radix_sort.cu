@@ -484,15 +484,21 @@ __global__ void scatter_tiles(const uint32_t *sorted, uint32_t *dst, size_t n, i
 
 /* ---- multisplit 1. upsweep: count each tile's digits, read only --------- */
 
-/* Warp-striped load: warp w holds the contiguous run [w * 32 * kpt,
- * (w + 1) * 32 * kpt) of the tile, and lane l its keys l, l + 32, l + 64 ...,
- * so each load of the warp is 32 neighbouring words.  Past the end: keys whose
- * bits are all 1, which rank after every real key and are never written. */
+/* Warp-striped: warp w holds the contiguous run [w * 32 * kpt, (w + 1) * 32 *
+ * kpt) of the tile, and lane l its keys l, l + 32, l + 64 ..., so each load of
+ * the warp is 32 neighbouring words.  The index of this thread's first key: */
+__device__ __forceinline__ size_t warp_striped_first(int kpt)
+{
+    return (size_t)blockIdx.x * blockDim.x * kpt + (threadIdx.x / 32) * 32 * kpt +
+           threadIdx.x % 32;
+}
+
+/* key[j] = the key at warp_striped_first(kpt) + 32 * j.  Past the end: keys
+ * whose bits are all 1, which rank after every real key and are never written. */
 __device__ __forceinline__ void load_warp_striped(const uint32_t *src, size_t n, int kpt,
                                                   uint32_t *key)
 {
-    size_t first = (size_t)blockIdx.x * blockDim.x * kpt + (threadIdx.x / 32) * 32 * kpt +
-                   threadIdx.x % 32;
+    size_t first = warp_striped_first(kpt);
 #pragma unroll
     for (int j = 0; j < MAX_KPT; j++)
         if (j < kpt)
@@ -511,8 +517,7 @@ __global__ void upsweep(const uint32_t *keys, size_t n, int shift, uint32_t mask
     __syncthreads();
     uint32_t key[MAX_KPT];
     load_warp_striped(keys, n, kpt, key);
-    size_t first = (size_t)blockIdx.x * blockDim.x * kpt + (threadIdx.x / 32) * 32 * kpt +
-                   threadIdx.x % 32;
+    size_t first = warp_striped_first(kpt);
 #pragma unroll
     for (int j = 0; j < MAX_KPT; j++)
         if (j < kpt && first + 32 * j < n) /* the padding is not counted */

@@ -97,8 +97,7 @@ __global__ void tile_ranks_kernel(const uint32_t *keys, size_t n, int shift, int
     uint32_t key[MAX_KPT], pos[MAX_KPT];
     load_warp_striped(keys, n, kpt, key);
     uint32_t count = multisplit_tile(key, pos, kpt, shift, width, s_count, s_start, s_scan);
-    size_t first = (size_t)blockIdx.x * blockDim.x * kpt + (threadIdx.x / 32) * 32 * kpt +
-                   threadIdx.x % 32;
+    size_t first = warp_striped_first(kpt);
     for (int j = 0; j < kpt; j++)
         if (first + 32 * j < n)
             places[first + 32 * j] = pos[j];

@@ -8,6 +8,7 @@
 
 #include "cuda_check.h"
 #include "gpu.h"
+#include "stats.h"
 
 enum { EXIT_SKIP = 77 };
 
@@ -89,26 +90,22 @@ double gpu_copy_gbs(void)
     cudaEvent_t start, stop;
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
-    float ms[5];
+    double ms[5];
     for (int r = -1; r < 5; r++) { /* r = -1: the warm-up */
+        float elapsed = 0.0f;
         CUDA_CHECK(cudaEventRecord(start, 0));
         CUDA_CHECK(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
         CUDA_CHECK(cudaEventRecord(stop, 0));
         CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaEventElapsedTime(&elapsed, start, stop));
         if (r >= 0)
-            CUDA_CHECK(cudaEventElapsedTime(&ms[r], start, stop));
+            ms[r] = elapsed;
     }
-    for (int i = 1; i < 5; i++) /* insertion sort of 5: the middle one is the median */
-        for (int j = i; j > 0 && ms[j] < ms[j - 1]; j--) {
-            float t = ms[j];
-            ms[j] = ms[j - 1];
-            ms[j - 1] = t;
-        }
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     gpu_free(a);
     gpu_free(b);
-    return 2.0 * (double)bytes / ms[2] / 1e6;
+    return 2.0 * (double)bytes / ms[median_index(ms, 5)] / 1e6;
 }
 
 void gpu_name(char *buf, size_t len)

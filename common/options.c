@@ -291,14 +291,15 @@ int check_option_ranges(const stage_info *stage, const sort_options *opt, char *
         {USES_KPT, "--kpt", opt->kpt, stage->range.kpt},
     };
     for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++) {
+        if (!(uses & numeric[i].bit))
+            continue;
         /* a stage that reads an option declares its range; none declared is a bug */
-        if ((uses & numeric[i].bit) && numeric[i].range.max == 0) {
-            snprintf(err, errlen, "%s: %s declares no range for %s", stage->name, stage->name,
-                     numeric[i].option);
+        if (numeric[i].range.max == 0) {
+            snprintf(err, errlen, "%s declares no range for %s", stage->name, numeric[i].option);
             return -1;
         }
-        if ((uses & numeric[i].bit) && check_range(numeric[i].option, numeric[i].value,
-                                                   numeric[i].range, stage->name, err, errlen))
+        if (check_range(numeric[i].option, numeric[i].value, numeric[i].range, stage->name, err,
+                        errlen))
             return -1;
     }
     return 0;

@@ -43,12 +43,14 @@ render() {
     made=$((made + 1))
 }
 
-# lines CSV NAME TITLE XCOL YCOL GROUPCOL XLABEL YLABEL [FILTERS] [LOG]: one line per
-# value of GROUPCOL, y against x; LOG is "x", "y" or "xy"
+# lines CSV NAME TITLE XCOL YCOL GROUPCOL XLABEL YLABEL [FILTERS] [LOG] [EXTRA]: one line
+# per value of GROUPCOL, y against x; LOG is "x", "y" or "xy"; EXTRA: more rows, in the
+# same tab-separated "group x y" form, drawn as lines of their own
 lines() {
     local csv=$1 name=$2 title=$3 x=$4 y=$5 group=$6 xl=$7 yl=$8 where=${9:-} log=${10:-}
+    local extra=${11:-}
     [ -f "$csv" ] || { echo "  (no $csv: $name not drawn)"; return; }
-    { cols "$csv" "$group $x $y" "$where"; [ -z "${extra_rows:-}" ] || echo "$extra_rows"; } | awk -F'\t' '
+    { cols "$csv" "$group $x $y" "$where"; [ -z "$extra" ] || echo "$extra"; } | awk -F'\t' '
         { if (!($1 in seen)) { seen[$1] = ++n; name[n] = $1 } rows[seen[$1]] = rows[seen[$1]] $2 "\t" $3 "\n" }
         END { for (i = 1; i <= n; i++) printf "%s%s\t%s\n%s", (i > 1 ? "\n\n" : ""), name[i], name[i], rows[i] }' \
         >"$tmp/$name.dat"
@@ -99,12 +101,11 @@ for dir in "${dirs[@]}"; do
     bars "$r/stages.csv" stages "Every stage at its defaults, and CUB on the same keys" stage \
         "sort (ms, log scale)" "2^24+1_keys:n=16777217:sort_ms 2^28_keys:n=268435456:sort_ms CUB,_2^24+1:n=16777217:cub_ms CUB,_2^28:n=268435456:cub_ms"
     # CUB's rate, from its time in the same runs as stage 05, is one more line
-    extra_rows="" extra_csv=$r/sizes.csv
-    [ -f "$extra_csv" ] && extra_rows=$(cols "$extra_csv" "n cub_ms" "stage=05_warp_shuffle" |
+    cub_rate=""
+    [ -f "$r/sizes.csv" ] && cub_rate=$(cols "$r/sizes.csv" "n cub_ms" "stage=05_warp_shuffle" |
         awk -F'\t' '{ printf "CUB (same runs as 05)\t%s\t%.4f\n", $1, $1 / $2 / 1e6 }')
     lines "$r/sizes.csv" sizes "How cost grows: keys per second against the number of keys" \
-        n gkeys_s stage "keys (n)" "Gkeys/s" "" xy
-    extra_rows=""
+        n gkeys_s stage "keys (n)" "Gkeys/s" "" xy "$cub_rate"
     lines "$r/sweep01_bits.csv" sweep01_bits "Stage 01: the digit width (sequential, plain mode)" \
         bits sort_ms mode "digit width (bits)" "sort (ms)" "mode=plain"
     lines "$r/sweep02_bits.csv" sweep02_bits "Stage 02: the digit width (host scatter, GPU histogram and scan)" \
