@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# test_docs.sh - the READMEs against the files they show: no result table is stale
-# against its CSV (each README is regenerated into a temporary copy by the same tool
-# as `make tables` and compared), and every image a README shows exists.  CPU only.
+# test_docs.sh - the READMEs and the slide decks against the files they show: no result
+# table is stale against its CSV (each file is regenerated into a temporary copy by the
+# same tool as `make tables` and compared), every image they show exists, every deck
+# has the sections a deck must have, and every line a deck quotes from `make diff` or
+# from a source file is still there.  CPU only.
 set -u
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -9,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 failures=0 checks=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-for md in README.md [0-9][0-9]_*/README.md; do
+for md in README.md [0-9][0-9]_*/README.md slides/[0-9][0-9]_*.md; do
     checks=$((checks + 1))
     copy="$tmp/$(echo "$md" | tr / _)"
     cp "$md" "$copy"
@@ -21,5 +23,73 @@ for md in README.md [0-9][0-9]_*/README.md; do
         [ -f "$dir/$img" ] || fail "$md shows $img, which does not exist"
     done
 done
+
+# has_heading DECK REGEX: a slide heading (## ...) of the deck matches REGEX
+has_heading() { grep -qE "^##? .*($2)" "$1"; }
+
+# The sections of a deck (issue 13): the intro covers the course map, the problem, how
+# to use the repository and the GPU; a stage deck the idea with a picture of its own in
+# slides/img/, the key lines of its diff, the measured effect (a table made from a CSV
+# and a plot) and the lab.
+decks=(slides/[0-9][0-9]_*.md)
+[ -f slides/00_intro.md ] || fail "slides/00_intro.md is missing"
+for stage in [0-9][0-9]_*/; do
+    stage=${stage%/}
+    checks=$((checks + 1))
+    [ -f "slides/$stage.md" ] || fail "stage $stage has no deck slides/$stage.md"
+done
+for deck in "${decks[@]}"; do
+    name=$(basename "$deck" .md)
+    checks=$((checks + 1))
+    head -n 5 "$deck" | grep -qx 'marp: true' || fail "$deck: no 'marp: true' in its front matter"
+    if [ "$name" = 00_intro ]; then
+        for section in 'Course map' 'The problem' 'How to use' 'measured on'; do
+            checks=$((checks + 1))
+            has_heading "$deck" "$section" || fail "$deck: no slide titled '$section'"
+        done
+        continue
+    fi
+    for section in 'The idea' 'What changed' 'Measured' 'Lab'; do
+        checks=$((checks + 1))
+        has_heading "$deck" "$section" || fail "$deck: no slide titled '$section ...'"
+    done
+    checks=$((checks + 4))
+    grep -q "](img/$name.svg)" "$deck" || fail "$deck: the idea's picture img/$name.svg is not shown"
+    grep -q '^<!-- table ' "$deck" || fail "$deck: no table made from a CSV"
+    grep -q '](../results/.*/plots/.*\.png)' "$deck" || fail "$deck: no plot"
+    grep -qE '^<!-- (diff|code) ' "$deck" || fail "$deck: no quoted diff or code"
+done
+
+# Quoted lines.  In a deck, "<!-- diff FROM TO -->" before a code block says that every
+# line of the block is a line of `make diff FROM=.. TO=..` (sign included), and
+# "<!-- code FILE -->" that every line is a line of FILE; blank lines and "..." are
+# allowed.  Spacing is compared loosely (runs of blanks as one).
+normalise() { sed 's/^\([-+]\)[[:space:]]*/\1/; s/^[[:space:]]*//; s/[[:space:]]\+/ /g; s/ $//'; }
+for deck in "${decks[@]}"; do
+    grep -nE '^<!-- (diff|code) ' "$deck" | while IFS=: read -r line marker; do
+        set -- $marker
+        kind=$2
+        if [ "$kind" = diff ]; then
+            make -s diff FROM="$3" TO="$4" 2>/dev/null | normalise >"$tmp/source"
+            what="make diff FROM=$3 TO=$4"
+        else
+            [ -f "$3" ] || { echo "FAIL: $deck:$line quotes $3, which does not exist"; continue; }
+            normalise <"$3" >"$tmp/source"
+            what=$3
+        fi
+        [ -s "$tmp/source" ] || { echo "FAIL: $deck:$line: $what gave nothing"; continue; }
+        tail -n +"$((line + 1))" "$deck" | awk 'NR == 1 && !/^```/ { exit } NR > 1 && /^```/ { exit } NR > 1' |
+            while IFS= read -r quoted; do
+                q=$(printf '%s\n' "$quoted" | normalise)
+                [ -z "$q" ] || [ "$q" = "..." ] && continue
+                grep -qxF -- "$q" "$tmp/source" || echo "FAIL: $deck:$line: not in $what: $quoted"
+            done
+    done
+done >"$tmp/quotes"
+quoted_failures=$(grep -c '^FAIL' "$tmp/quotes")
+cat "$tmp/quotes"
+checks=$((checks + 1))
+failures=$((failures + quoted_failures))
+
 echo "test_docs: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# setup-slides.sh - installs what `make slides`, `make plots` and the slide render test
+# need, and nothing that is already there (safe to run again):
+#   - Chromium and gnuplot from the distribution (Debian/Ubuntu, as root: apt-get);
+#   - marp-cli and pngjs at the versions pinned in slides/package-lock.json (npm ci).
+# CI runs it before `make test` (.ci/run).  Exit 0 when everything is there afterwards;
+# otherwise one line per missing piece and exit 1 (the render test then counts as skipped).
+set -u
+cd "$(dirname "$0")/.."
+missing=0
+
+find_chromium() { command -v chromium || command -v chromium-browser || command -v google-chrome; }
+
+apt_install() { # apt_install PACKAGE...: only as root, only where apt-get exists
+    [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1 || return 1
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"; } \
+        >/dev/null 2>&1
+}
+
+if [ -z "${CHROME_PATH:-}" ] && ! find_chromium >/dev/null; then
+    apt_install chromium || true
+    find_chromium >/dev/null || { echo "setup-slides: no Chromium (install Debian's chromium, or set CHROME_PATH)"; missing=1; }
+fi
+if ! command -v gnuplot >/dev/null 2>&1; then
+    apt_install gnuplot-nox || true
+    command -v gnuplot >/dev/null 2>&1 || { echo "setup-slides: no gnuplot (apt-get install gnuplot-nox)"; missing=1; }
+fi
+if ! command -v npm >/dev/null 2>&1; then
+    echo "setup-slides: no npm (install Node.js 18 or newer)"; missing=1
+elif [ ! -x slides/node_modules/.bin/marp ] || [ slides/package-lock.json -nt slides/node_modules/.package-lock.json ]; then
+    (cd slides && npm ci --no-audit --no-fund --loglevel=error >/dev/null) ||
+        { echo "setup-slides: npm ci in slides/ failed (is the npm registry reachable?)"; missing=1; }
+fi
+[ "$missing" -eq 0 ] && echo "setup-slides: Chromium, gnuplot and marp-cli $(cd slides && node -p "require('./node_modules/@marp-team/marp-cli/package.json').version" 2>/dev/null) are ready"
+exit "$missing"

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# slides.sh [DECK.md...] - `make slides`: renders the decks of slides/ (default: all of
+# them) with marp-cli to build/slides/<deck>.html, and to build/slides/<deck>.pdf where
+# a Chromium is found (CHROME_PATH, or chromium / chromium-browser / google-chrome on
+# PATH).  marp-cli is the version pinned in slides/package-lock.json, installed with
+# `npm ci` on first use.  The HTML files show the images of slides/img/ and
+# results/*/plots/, which are copied next to them (build/slides/img, build/results).
+set -u
+cd "$(dirname "$0")/.."
+out=build/slides
+decks=("$@")
+[ ${#decks[@]} -gt 0 ] || decks=(slides/[0-9][0-9]_*.md)
+
+command -v npm >/dev/null 2>&1 || { echo "slides: npm not found - install Node.js 18 or newer (or run tools/setup-slides.sh)" >&2; exit 2; }
+if [ ! -x slides/node_modules/.bin/marp ] || [ slides/package-lock.json -nt slides/node_modules/.package-lock.json ]; then
+    echo "slides: installing marp-cli (npm ci in slides/, once)"
+    (cd slides && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || { echo "slides: npm ci in slides/ failed" >&2; exit 2; }
+fi
+marp=(slides/node_modules/.bin/marp --no-stdin --theme-set slides/course.css --allow-local-files)
+
+chrome=${CHROME_PATH:-$(command -v chromium || command -v chromium-browser || command -v google-chrome)}
+mkdir -p "$out" build/results
+rm -rf "$out/img" && cp -r slides/img "$out/img"
+for plots in results/*/plots; do
+    mkdir -p "build/$plots" && cp "$plots"/*.png "build/$plots/"
+done
+
+made=0
+for deck in "${decks[@]}"; do
+    name=$(basename "$deck" .md)
+    "${marp[@]}" "$deck" -o "$out/$name.html" >/dev/null 2>"$out/$name.log" ||
+        { echo "slides: marp failed on $deck (see $out/$name.log)" >&2; exit 1; }
+    if [ -n "$chrome" ]; then
+        CHROME_PATH=$chrome "${marp[@]}" --pdf "$deck" -o "$out/$name.pdf" >/dev/null 2>>"$out/$name.log" ||
+            { echo "slides: marp --pdf failed on $deck (see $out/$name.log)" >&2; exit 1; }
+    fi
+    made=$((made + 1))
+done
+if [ -n "$chrome" ]; then
+    echo "slides: $made decks in $out/ (HTML and PDF, Chromium: $chrome)"
+else
+    echo "slides: $made decks in $out/ as HTML only - no Chromium for the PDFs (apt-get install chromium, or set CHROME_PATH)"
+fi
