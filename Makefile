@@ -7,8 +7,9 @@
 #   make sanitize        GPU tests under compute-sanitizer (needs a GPU)
 #   make bench           write results/<gpu>/*.csv (needs a GPU for stages 02+)
 #   make profile STAGE=NN  Nsight Compute on one stage, report in results/<gpu>/profile/
-#   make tables          refill the README result tables from results/*/*.csv
+#   make tables          refill the result tables of READMEs and decks from results/*/*.csv
 #   make plots           draw results/*/*.csv as SVG and PNG charts (needs gnuplot)
+#   make slides          render slides/*.md to build/slides/ (HTML; PDF with Chromium)
 #   make diff FROM=03 TO=04   diff -u of two stages' algorithm files
 #   make device-check    what tools/device-check.sh runs on a GPU machine
 #   make clean           remove build/
@@ -79,7 +80,7 @@ endif
 LDLIBS := -lpthread -ldl
 
 ifeq ($(MAKELEVEL),0)
-ifeq ($(filter clean diff help tables plots,$(MAKECMDGOALS)),)
+ifeq ($(filter clean diff help tables plots slides,$(MAKECMDGOALS)),)
 $(info [build] ARCH = $(ARCH)  ($(ARCH_SOURCE)))
 $(info [build] CC   = $(CC) $(CFLAGS))
 $(info [build] NVCC = $(NVCC) $(NVCCFLAGS))
@@ -92,7 +93,7 @@ endif
 # after `make` rebuilds, a second `make ARCH=sm_80` does nothing.
 FLAGS_FILE := $(BUILD)/flags
 FLAGS_NOW := $(CC) $(CFLAGS) | $(NVCC) $(NVCCFLAGS) | $(LDLIBS)
-ifneq ($(filter-out clean diff help tables plots,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out clean diff help tables plots slides,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(file <$(FLAGS_FILE)),$(FLAGS_NOW))
 $(shell mkdir -p $(BUILD))
 $(file >$(FLAGS_FILE),$(FLAGS_NOW))
@@ -137,7 +138,7 @@ CPU_TESTS := $(BUILD)/tests/test_harness $(BUILD)/tests/test_01_sequential $(BUI
 TEST_SUPPORT_C := tests/sort_battery.c
 TEST_SUPPORT_CU := $(wildcard tests/gpu_*.cu)
 
-.PHONY: all run test sanitize bench profile plots tables diff clean help device-check $(STAGES)
+.PHONY: all run test sanitize bench profile plots slides tables diff clean help device-check $(STAGES)
 .DEFAULT_GOAL := all
 
 all: $(STAGES:%=$(BUILD)/bin/%) $(TEST_BINS)
@@ -213,8 +214,12 @@ profile:
 	@$(BUILD_ALL)
 	@CUDA_PATH=$(CUDA_PATH) tools/profile.sh $(BUILD)/bin $(STAGE)
 
+# make slides: every deck of slides/ to build/slides/ (marp-cli from slides/package-lock.json).
+slides:
+	@tools/slides.sh
+
 tables:
-	@tools/readme-tables.sh README.md $(wildcard [0-9][0-9]_*/README.md)
+	@tools/readme-tables.sh README.md $(wildcard [0-9][0-9]_*/README.md) $(wildcard slides/[0-9][0-9]_*.md)
 
 device-check:
 	@tools/device-check.sh

@@ -180,6 +180,33 @@ NN_HD static inline float nn_guess(float s, float root, float scale)
 #endif
 }
 
+#ifdef __CUDACC__
+/* sqrt(s), correctly rounded, for s = 0 and 1 <= s <= 2^24 only: version 6's
+ * squared distances, integers below 2^24.  __fsqrt_rn first checks whether
+ * its input is tiny, huge or special and branches to a slow path if so; in a
+ * loop over 1e10 distances that check and branch cost as much as the root,
+ * and the branch keeps the compiler from interleaving one distance's work
+ * with the next.  This is __fsqrt_rn's own fast path - an approximate
+ * reciprocal root, one Newton correction, one rounding - with 0 picked apart.
+ * Being the same function on this range, its guess is the same as nn_guess's,
+ * so the margins stay valid: test_06_nn_histogram compares it with
+ * __fsqrt_rn bit for bit on every float of [1, 2^24]. */
+__device__ static inline float nn_sqrt_small(float s)
+{
+    float y; /* 1 / sqrt(s), approximately; for s = 0, 1, which makes the root 0 */
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(fmaxf(s, 1.0f)));
+    float r = __fmul_rn(s, y), half_y = __fmul_rn(y, 0.5f);
+    float e = __fmaf_rn(-r, r, s);
+    return __fmaf_rn(e, half_y, r);
+}
+
+/* nn_guess for those s. */
+__device__ static inline float nn_guess_small(float s, float root, float scale)
+{
+    return __fmul_rn(__fsub_rn(nn_sqrt_small(s), root), scale);
+}
+#endif
+
 /* floor(g) for a guess in [0, K + 1), else K - also for NaN, which a span too
  * narrow for float square roots gives (scale = infinity times 0): the
  * thresholds then decide.  Keeps the float-to-int conversion defined. */
@@ -243,23 +270,47 @@ NN_HD static inline float nn_margin_float(double margin)
 #endif
 }
 
-/* The bin of s from the guess alone when it is clear of every edge by more
- * than the margin, from the thresholds otherwise.  f = g - floor(g) is exact
- * (Sterbenz), and f + margin, rounded, is below 1 only if f + margin is. */
-NN_HD static inline int nn_bin_fast(float s, const float *threshold, int k, float root,
-                                    float scale, float margin)
+/* The bin of a distance from its guess g alone, and whether it is sure: 1
+ * when g is clear of every integer by more than the margin (the bin is then
+ * *bin, the rule's), 0 otherwise (*bin is then where nn_bin_from_thresholds
+ * should start).  f = g - floor(g) is exact (Sterbenz), and f + margin,
+ * rounded, is below 1 only if f + margin is.  No branch and no memory: a
+ * kernel can bin many distances side by side and look up only the few unsure
+ * ones. */
+NN_HD static inline int nn_bin_sure_guess(float g, int k, float margin, int *bin)
 {
-    float g = nn_guess(s, root, scale);
+#ifdef __CUDA_ARCH__
+    /* The GPU's conversion saturates and takes NaN to 0 (f is then NaN: not
+     * sure), so nn_guess_floor's tests are not needed; they differ only for
+     * g >= K + 1, which takes s > smax, whose bin is K - 1 either way. */
+    int m = __float2int_rz(g);
+#else
     int m = nn_guess_floor(g, k);
-    float f = g - (float)m; /* NaN for a NaN guess: the thresholds decide */
+#endif
+    float f = g - (float)m; /* NaN for a NaN guess: not sure, the thresholds decide */
 #ifdef __CUDA_ARCH__
     float f_plus = __fadd_rn(f, margin);
 #else
     float f_plus = f + margin;
 #endif
-    if (f > margin && f_plus < 1.0f)
-        return m < k - 1 ? m : k - 1;
-    return nn_bin_from_thresholds(s, threshold, k, m);
+    *bin = m < k - 1 ? m : k - 1;
+    return f > margin && f_plus < 1.0f;
+}
+
+NN_HD static inline int nn_bin_sure(float s, int k, float root, float scale, float margin,
+                                    int *bin)
+{
+    return nn_bin_sure_guess(nn_guess(s, root, scale), k, margin, bin);
+}
+
+/* The bin of s from the guess when it is sure, from the thresholds otherwise. */
+NN_HD static inline int nn_bin_fast(float s, const float *threshold, int k, float root,
+                                    float scale, float margin)
+{
+    int b;
+    if (nn_bin_sure(s, k, root, scale, margin, &b))
+        return b;
+    return nn_bin_from_thresholds(s, threshold, k, b);
 }
 
 #endif

@@ -53,6 +53,10 @@ const char *nn_imma_unusable(const nn_device *dev);
 int nn_run_version(nn_device *dev, int version, int reduce, uint32_t *hist, nn_timing *timing,
                    char *err, size_t errlen);
 
+/* How many floats of {0} and [1, 2^24] version 6's branch-free square root
+ * (nn_sqrt_small in bin_rule.h) gets different from __fsqrt_rn: must be 0. */
+long long nn_sqrt_small_check(void);
+
 /* The baseline a user would reach for: cuBLAS SGEMM for the dot products,
  * ||q||^2 + ||r||^2 - 2 q.r, then min/max and histogram kernels over the
  * distances (same bin rule, same thresholds). */

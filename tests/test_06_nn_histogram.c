@@ -119,7 +119,14 @@ int main(int argc, char **argv)
         {20, 1900, 200, 2000, SIFT_LIKE}, /* two groups of 8 queries; 2 blocks of dims */
         {3, 5000, 256, 300, SIFT_LIKE},   /* the largest d of version 6 */
         {8, 4000, 128, 5000, SIFT_LIKE},  /* version 6: one group, 24 warps (also under --small) */
+        /* more references than a block of the min/max pass takes, and one
+         * bin that gets all 70,000 distances of its query */
+        {17, 70000, 128, 5000, SIFT_LIKE}, {3, 70000, 16, 5000, FLAT},
     };
+    /* version 6's square root against the correctly rounded one, every float it meets */
+    long long sqrt_mismatches = nn_sqrt_small_check();
+    CHECK_MSG(sqrt_mismatches == 0, "nn_sqrt_small differs from __fsqrt_rn on %lld floats of [1, 2^24]",
+          sqrt_mismatches);
     int count = sizeof shapes / sizeof shapes[0];
     for (int i = 0; i < count; i++) {
         if (test_small && (long long)shapes[i].queries * shapes[i].refs > 40000)

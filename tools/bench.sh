@@ -5,7 +5,8 @@
 #
 # SETs (default: all of them):
 #   stages    every sort stage at its defaults, 2^24+1 and 2^28 keys (stage 01: 2^24+1
-#             only; stage 02 at 2^28: one timed run, its host scatter takes seconds)
+#             only; stages 01 and 02 at 2^24+1: 9 runs, their CPU time varies; stage 02 at
+#             2^28: one timed run, its host scatter takes seconds)
 #   sizes     every GPU stage at 2^10, 2^12 .. 2^28 keys with CUB (stage 02 up to 2^24): how
 #             cost grows with n (not in the default sets: about 4 minutes on an H100)
 #   sweep01   stage 01: digit widths 1..8, 11, 16, plain and blocked mode
@@ -20,6 +21,11 @@
 #             about 2.5 minutes on an H100).
 #             NN06_BINS="5000" runs one K only (the rows are appended to nn06.csv);
 #             NN06_RUNS sets --runs (default 3).
+#   nn06r     stage 06's version 3 at 1,000 queries (K = 5000) with each reduction of the
+#             class notes (--reduce 1..4, report 002): the min/max step; nn06_reduce.csv
+#   nn06k     stage 06 at the full size, K = 1, 5, 50, 500, 5000: the two fastest versions
+#             (5 and 6) with cuBLAS in each run, median of 3 (not in the default sets:
+#             about a minute on an H100); nn06_k.csv
 # <machine> is the GPU's name (nvidia-smi), or, where there is no GPU,
 # cpu-<the CPU's model name as /proc/cpuinfo gives it>-<logical CPUs>cpus: two
 # virtual machines that report the same model are told apart by their size.
@@ -100,7 +106,10 @@ for set in "${sets[@]+"${sets[@]}"}"; do
     stages)
         begin "$out_dir/stages.csv"
         for s in $sort_stages; do
-            run "$csv" "$s" -n 16777217
+            case $s in # the CPU-bound stages vary on a shared host: 9 runs, fastest beside median
+                01_* | 02_*) run "$csv" "$s" -n 16777217 --runs 9 ;;
+                *) run "$csv" "$s" -n 16777217 ;;
+            esac
             case $s in
                 01_sequential) ;;                                     # minutes per run at 2^28
                 02_parallel_hist_scan) run "$csv" "$s" -n 268435456 --runs 1 ;;
@@ -184,6 +193,41 @@ for set in "${sets[@]+"${sets[@]}"}"; do
             grep '^RESULT ' <<<"$out" | awk -v date="$date" -v args="--bins $k --version all --runs $nn_runs" \
                 -v columns="$cols" -f tools/result-to-csv.awk >>"$csv"
             sed 's/^/  /' <<<"$out" # the whole table, per-step times and checks included
+        done ;;
+    nn06r)
+        begin "$out_dir/nn06_reduce.csv"
+        cols="date stage queries refs dims bins version ran reduce runs ms distances_ms minmax_ms"
+        cols="$cols thresholds_ms histogram_ms exact check gpu args"
+        for r in 1 2 3 4; do
+            a="-q 1000 --version 3 --reduce $r --runs ${NN06_RUNS:-3} --no-cublas"
+            out=$("$bin_dir/06_nn_histogram" $a 2>&1); rc=$?
+            [ "$rc" -eq 77 ] && { echo "  06_nn_histogram: skipped, no CUDA device"; set_ok=0; break; }
+            [ "$rc" -eq 0 ] || { echo "  06_nn_histogram $a: FAILED (exit $rc)"; tail -n 3 <<<"$out"; set_ok=0; }
+            grep -q '^RESULT ' <<<"$out" || continue
+            [ -s "$csv" ] || awk -v header=1 -v columns="$cols" -f tools/result-to-csv.awk </dev/null >"$csv"
+            grep '^RESULT ' <<<"$out" | awk -v date="$date" -v args="$a" -v columns="$cols" \
+                -f tools/result-to-csv.awk >>"$csv"
+            grep '^RESULT ' <<<"$out" | sed 's/^/  /'
+        done ;;
+    nn06k)
+        begin "$out_dir/nn06_k.csv"
+        cols="date stage queries refs dims bins version ran runs ms minmax_ms thresholds_ms"
+        cols="$cols histogram_ms cublas_ms vs_cublas exact check gpu args"
+        nn_runs=${NN06_RUNS:-3}
+        for k in 1 5 50 500 5000; do
+            for v in 5 6; do
+                out=$("$bin_dir/06_nn_histogram" --bins "$k" --version "$v" --runs "$nn_runs" 2>&1); rc=$?
+                [ "$rc" -eq 77 ] && { echo "  06_nn_histogram: skipped, no CUDA device"; set_ok=0; break 2; }
+                [ "$rc" -eq 0 ] || { echo "  06_nn_histogram --bins $k --version $v: FAILED (exit $rc)"; tail -n 3 <<<"$out"; set_ok=0; }
+                grep -q '^RESULT ' <<<"$out" || continue
+                [ -s "$csv" ] || awk -v header=1 -v columns="$cols" -f tools/result-to-csv.awk </dev/null >"$csv"
+                # cuBLAS ran beside both versions (each vs_cublas is from its own process);
+                # its row is kept once per K, from version 6's run
+                grep '^RESULT ' <<<"$out" | { [ "$v" = 6 ] && cat || grep -v ' version=cublas'; } |
+                    awk -v date="$date" -v args="--bins $k --version $v --runs $nn_runs" \
+                    -v columns="$cols" -f tools/result-to-csv.awk >>"$csv"
+                grep '^RESULT ' <<<"$out" | sed 's/^/  /'
+            done
         done ;;
     *) echo "unknown set '$set'" >&2; exit 2 ;;
     esac

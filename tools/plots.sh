@@ -43,14 +43,16 @@ render() {
     made=$((made + 1))
 }
 
-# lines CSV NAME TITLE XCOL YCOL GROUPCOL XLABEL YLABEL [FILTERS] [LOG] [EXTRA]: one line
-# per value of GROUPCOL, y against x; LOG is "x", "y" or "xy"; EXTRA: more rows, in the
-# same tab-separated "group x y" form, drawn as lines of their own
+# lines CSV NAME TITLE XCOL YCOL GROUPCOL XLABEL YLABEL [FILTERS] [LOG] [EXTRA] [PREFIX]:
+# one line per value of GROUPCOL, y against x; LOG is "x" (base 2), "X" (base 10), "y" or
+# both; EXTRA: more rows, in the same tab-separated "group x y" form, drawn as lines of
+# their own; PREFIX goes before a group name that is a number ("version " + "6")
 lines() {
     local csv=$1 name=$2 title=$3 x=$4 y=$5 group=$6 xl=$7 yl=$8 where=${9:-} log=${10:-}
-    local extra=${11:-}
+    local extra=${11:-} prefix=${12:-}
     [ -f "$csv" ] || { echo "  (no $csv: $name not drawn)"; return; }
-    { cols "$csv" "$group $x $y" "$where"; [ -z "$extra" ] || echo "$extra"; } | awk -F'\t' '
+    { cols "$csv" "$group $x $y" "$where"; [ -z "$extra" ] || echo "$extra"; } | awk -F'\t' -v prefix="$prefix" '
+        $1 ~ /^[0-9]+$/ { $1 = prefix $1 }
         { if (!($1 in seen)) { seen[$1] = ++n; name[n] = $1 } rows[seen[$1]] = rows[seen[$1]] $2 "\t" $3 "\n" }
         END { for (i = 1; i <= n; i++) printf "%s%s\t%s\n%s", (i > 1 ? "\n\n" : ""), name[i], name[i], rows[i] }' \
         >"$tmp/$name.dat"
@@ -59,6 +61,7 @@ lines() {
 set title "$title\n$(label "$csv")"
 set xlabel "$xl"; set ylabel "$yl"; set datafile separator "\t"; set key bottom right
 $([ "${log#*x}" != "$log" ] && echo "set logscale x 2; set format x '2^%L'")
+$([ "${log#*X}" != "$log" ] && echo "set logscale x 10")
 $([ "${log#*y}" != "$log" ] && echo "set logscale y")
 plot for [i=0:$((blocks - 1))] "$tmp/$name.dat" index i using 1:2 with linespoints lw 2 pt 7 title columnheader(1)
 EOF
@@ -126,6 +129,8 @@ for dir in "${dirs[@]}"; do
         kpt sort_ms stage "keys per thread" "sort (ms)" "" xy
     bars "$r/nn06.csv" nn06 "Stage 06 at the full size: every version and cuBLAS" version \
         "time (ms, log scale)" "K_=_5:bins=5:ms K_=_5000:bins=5000:ms"
+    lines "$r/nn06_k.csv" nn06_k "Stage 06 at the full size: time against the number of bins K" \
+        bins ms version "bins (K)" "time (ms)" "" Xy "" "version "
 done
 [ "$made" -gt 0 ] || { echo "plots: no CSV found to draw" >&2; exit 1; }
 echo "plots: $made charts"

@@ -6,7 +6,8 @@
 # Writes results/<gpu>/profile/<stage>.ncu-rep (open it in Nsight Compute, or
 # `ncu --import FILE --page details`) and <stage>.summary.txt, one line per kernel
 # and metric: DRAM throughput, achieved occupancy, registers per thread, ...
-#   PROFILE_ARGS replaces the stage's arguments.
+#   PROFILE_ARGS replaces the stage's arguments; PROFILE_NAME names the report
+#   (default: the stage's name), so that two profiles of one stage can be kept.
 set -u
 bin_dir=$1 number=${2:-}
 [ -n "$number" ] || { echo "usage: make profile STAGE=NN (for example STAGE=04)" >&2; exit 2; }
@@ -23,13 +24,14 @@ case $stage in
     06_*) args=${PROFILE_ARGS:--q 1000 --version 6 --runs 1 --no-cublas} ;;
     *) args=${PROFILE_ARGS:---runs 1 --no-cub} ;;
 esac
+name=${PROFILE_NAME:-$stage}
 echo "profile: $ncu on $stage $args ($gpu)"
 "$ncu" --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
-    --section Occupancy --section LaunchStats -f -o "$out/$stage" "$bin_dir/$stage" $args \
-    >"$out/$stage.log" 2>&1 || { echo "profile: ncu failed, see $out/$stage.log" >&2; tail -n 5 "$out/$stage.log" >&2; exit 1; }
+    --section Occupancy --section LaunchStats -f -o "$out/$name" "$bin_dir/$stage" $args \
+    >"$out/$name.log" 2>&1 || { echo "profile: ncu failed, see $out/$name.log" >&2; tail -n 5 "$out/$name.log" >&2; exit 1; }
 {
-    echo "# ncu --import $stage.ncu-rep --print-summary per-kernel"
+    echo "# ncu --import $name.ncu-rep --print-summary per-kernel"
     echo "# $stage $args on $gpu, $(date -u +%F); averages over the launches of each kernel"
-    "$ncu" --import "$out/$stage.ncu-rep" --print-summary per-kernel
-} >"$out/$stage.summary.txt"
-echo "profile: wrote $out/$stage.ncu-rep, $out/$stage.summary.txt"
+    "$ncu" --import "$out/$name.ncu-rep" --print-summary per-kernel
+} >"$out/$name.summary.txt"
+echo "profile: wrote $out/$name.ncu-rep, $out/$name.summary.txt"
