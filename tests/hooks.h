@@ -8,9 +8,9 @@
  *
  * hook_upload / hook_download move host arrays to and from the device (a
  * NULL host array is not downloaded).  DEFINE_SCAN_HOOK defines the
- * exclusive-scan hook: the stage's own multi-block scan (scan_plan_create,
- * gpu_exclusive_scan, scan_plan_destroy - each stage's copy, carried forward)
- * on host arrays, returning its device time.
+ * exclusive-scan hook: the multi-block scan the stage uses (scan_plan_create,
+ * gpu_exclusive_scan, scan_plan_destroy, from common/gpu_scan.cuh) on host
+ * arrays, returning its device time.
  */
 #ifndef TESTS_HOOKS_H
 #define TESTS_HOOKS_H
