@@ -339,8 +339,8 @@ static int compare_keys(const void *a, const void *b)
 }
 
 /* The C library's qsort on the same input, median of `runs` runs - at most 3:
- * it is a point of comparison, and it takes seven times as long as the radix
- * sort, whose runs matter more. */
+ * it is a point of comparison, and it takes about ten times as long as the
+ * radix sort, whose runs matter more. */
 static double time_qsort(const key_buffers *b, int runs)
 {
     if (runs > 3)

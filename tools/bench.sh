@@ -80,6 +80,24 @@ run() {
     printf '  %-22s %-44s %s\n' "$stage" "$*" "$(sed 's/.* \(sort_ms=[^ ]*\).*\(vs_cub=[^ ]*\).*\(check=[^ ]*\).*/\1 \2 \3/' <<<"$line")"
 }
 
+# nn_run COLUMNS SHOW ARGS... : one run of stage 06, its RESULT lines appended to $csv with
+# those columns.  SHOW: "all" prints the whole output (tables and checks), "rows" the
+# RESULT lines, "no-cublas" the RESULT lines without cuBLAS's row (not kept either).
+# Returns 1 when there is no GPU (the set stops there).
+nn_run() {
+    local cols=$1 show=$2; shift 2
+    local out rc
+    out=$("$bin_dir/06_nn_histogram" "$@" 2>&1); rc=$?
+    [ "$rc" -eq 77 ] && { echo "  06_nn_histogram: skipped, no CUDA device"; set_ok=0; return 1; }
+    [ "$rc" -eq 0 ] || { echo "  06_nn_histogram $*: FAILED (exit $rc)"; tail -n 3 <<<"$out"; set_ok=0; }
+    grep -q '^RESULT ' <<<"$out" || return 0
+    [ -s "$csv" ] || awk -v header=1 -v columns="$cols" -f tools/result-to-csv.awk </dev/null >"$csv"
+    local rows; rows=$(grep '^RESULT ' <<<"$out")
+    [ "$show" != no-cublas ] || rows=$(grep -v ' version=cublas' <<<"$rows")
+    awk -v date="$date" -v args="$*" -v columns="$cols" -f tools/result-to-csv.awk <<<"$rows" >>"$csv"
+    if [ "$show" = all ]; then sed 's/^/  /' <<<"$out"; else sed 's/^/  /' <<<"$rows"; fi
+}
+
 # begin CSV: this set's rows go to CSV.tmp; finish moves them in place if they all succeeded.
 pending=()
 begin() { rm -f "$1.tmp"; pending+=("$1"); csv=$1.tmp; }
@@ -183,51 +201,25 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         [ -z "${NN06_BINS:-}" ] || [ ! -f "$out_dir/nn06.csv" ] || cp "$out_dir/nn06.csv" "$csv"
         cols="date stage queries refs dims bins version ran reduce runs ms distances_ms minmax_ms"
         cols="$cols thresholds_ms histogram_ms pack_ms cublas_ms vs_cublas exact check gpu args"
-        nn_runs=${NN06_RUNS:-3}
         for k in ${NN06_BINS:-5 5000}; do
-            out=$("$bin_dir/06_nn_histogram" --bins "$k" --version all --runs "$nn_runs" 2>&1); rc=$?
-            [ "$rc" -eq 77 ] && { echo "  06_nn_histogram: skipped, no CUDA device"; set_ok=0; break; }
-            [ "$rc" -eq 0 ] || { echo "  06_nn_histogram --bins $k: FAILED (exit $rc)"; tail -n 3 <<<"$out"; set_ok=0; }
-            grep -q '^RESULT ' <<<"$out" || continue
-            [ -s "$csv" ] || awk -v header=1 -v columns="$cols" -f tools/result-to-csv.awk </dev/null >"$csv"
-            grep '^RESULT ' <<<"$out" | awk -v date="$date" -v args="--bins $k --version all --runs $nn_runs" \
-                -v columns="$cols" -f tools/result-to-csv.awk >>"$csv"
-            sed 's/^/  /' <<<"$out" # the whole table, per-step times and checks included
+            nn_run "$cols" all --bins "$k" --version all --runs "${NN06_RUNS:-3}" || break
         done ;;
     nn06r)
         begin "$out_dir/nn06_reduce.csv"
         cols="date stage queries refs dims bins version ran reduce runs ms distances_ms minmax_ms"
         cols="$cols thresholds_ms histogram_ms exact check gpu args"
         for r in 1 2 3 4; do
-            a="-q 1000 --version 3 --reduce $r --runs ${NN06_RUNS:-3} --no-cublas"
-            out=$("$bin_dir/06_nn_histogram" $a 2>&1); rc=$?
-            [ "$rc" -eq 77 ] && { echo "  06_nn_histogram: skipped, no CUDA device"; set_ok=0; break; }
-            [ "$rc" -eq 0 ] || { echo "  06_nn_histogram $a: FAILED (exit $rc)"; tail -n 3 <<<"$out"; set_ok=0; }
-            grep -q '^RESULT ' <<<"$out" || continue
-            [ -s "$csv" ] || awk -v header=1 -v columns="$cols" -f tools/result-to-csv.awk </dev/null >"$csv"
-            grep '^RESULT ' <<<"$out" | awk -v date="$date" -v args="$a" -v columns="$cols" \
-                -f tools/result-to-csv.awk >>"$csv"
-            grep '^RESULT ' <<<"$out" | sed 's/^/  /'
+            nn_run "$cols" rows -q 1000 --version 3 --reduce "$r" --runs "${NN06_RUNS:-3}" --no-cublas || break
         done ;;
     nn06k)
         begin "$out_dir/nn06_k.csv"
         cols="date stage queries refs dims bins version ran runs ms minmax_ms thresholds_ms"
         cols="$cols histogram_ms cublas_ms vs_cublas exact check gpu args"
-        nn_runs=${NN06_RUNS:-3}
         for k in 1 5 50 500 5000; do
-            for v in 5 6; do
-                out=$("$bin_dir/06_nn_histogram" --bins "$k" --version "$v" --runs "$nn_runs" 2>&1); rc=$?
-                [ "$rc" -eq 77 ] && { echo "  06_nn_histogram: skipped, no CUDA device"; set_ok=0; break 2; }
-                [ "$rc" -eq 0 ] || { echo "  06_nn_histogram --bins $k --version $v: FAILED (exit $rc)"; tail -n 3 <<<"$out"; set_ok=0; }
-                grep -q '^RESULT ' <<<"$out" || continue
-                [ -s "$csv" ] || awk -v header=1 -v columns="$cols" -f tools/result-to-csv.awk </dev/null >"$csv"
-                # cuBLAS ran beside both versions (each vs_cublas is from its own process);
-                # its row is kept once per K, from version 6's run
-                grep '^RESULT ' <<<"$out" | { [ "$v" = 6 ] && cat || grep -v ' version=cublas'; } |
-                    awk -v date="$date" -v args="--bins $k --version $v --runs $nn_runs" \
-                    -v columns="$cols" -f tools/result-to-csv.awk >>"$csv"
-                grep '^RESULT ' <<<"$out" | sed 's/^/  /'
-            done
+            # cuBLAS runs beside both versions (each vs_cublas is from its own process);
+            # its row is kept once per K, from version 6's run
+            nn_run "$cols" no-cublas --bins "$k" --version 5 --runs "${NN06_RUNS:-3}" || break
+            nn_run "$cols" rows --bins "$k" --version 6 --runs "${NN06_RUNS:-3}" || break
         done ;;
     *) echo "unknown set '$set'" >&2; exit 2 ;;
     esac
