@@ -254,8 +254,34 @@ static void print_row(const result_row *row, const nn_problem *p, double cublas_
     printf("  %s\n", row->check_ok ? "PASS" : "FAIL");
 }
 
+static const char *const step_names[NN_STEPS] = {"distances", "minmax", "thresholds",
+                                                 "histogram"};
+
+/* GB/s of step s of a row: the bytes its version must move (nn_step_bytes) over
+ * its time; -1 where the step did not run. */
+static double step_gbs(const nn_device *dev, const result_row *row, int s)
+{
+    double ms = row->median.step_ms[s], bytes = nn_step_bytes(dev, row->ran, s);
+    return ms > 0 && bytes > 0 ? bytes / ms / 1e6 : -1.0;
+}
+
+/* One line per row: each step's GB/s and its share of the copy bandwidth. */
+static void print_bandwidth(const nn_device *dev, const result_row *row, double copy_gbs)
+{
+    printf("  %-26s", row->name);
+    for (int s = 0; s < NN_STEPS; s++) {
+        double gbs = step_gbs(dev, row, s);
+        if (gbs > 0)
+            printf(" %11.1f (%5.1f%%)", gbs, 100.0 * gbs / copy_gbs);
+        else
+            printf(" %20s", "-");
+    }
+    printf("\n");
+}
+
 static void print_result(const result_row *row, const nn_problem *p, const nn_config *c,
-                         double cublas_ms, int exact, double pack_ms, const char *gpu)
+                         double cublas_ms, int exact, double pack_ms, const nn_device *dev,
+                         double copy_gbs, const char *gpu)
 {
     printf("RESULT stage=06_nn_histogram queries=%d refs=%d dims=%d bins=%d", p->queries,
            p->refs, p->dims, p->bins);
@@ -270,10 +296,15 @@ static void print_result(const result_row *row, const nn_problem *p, const nn_co
     if (row->ran == 6) /* its one-off byte copies, outside ms like every setup step */
         printf(" pack_ms=%.3f", pack_ms);
     printf(" runs=%d ms=%.3f", c->runs, row->median.total_ms);
-    static const char *const step_names[NN_STEPS] = {"distances", "minmax", "thresholds",
-                                                     "histogram"};
     for (int s = 0; s < NN_STEPS; s++)
         printf(" %s_ms=%.3f", step_names[s], row->median.step_ms[s]);
+    for (int s = 0; s < NN_STEPS; s++) { /* each step's share of the memory system */
+        double gbs = step_gbs(dev, row, s);
+        if (gbs > 0)
+            printf(" %s_gbs=%.1f %s_pct=%.1f", step_names[s], gbs, step_names[s],
+                   100.0 * gbs / copy_gbs);
+    }
+    printf(" copy_gbs=%.1f", copy_gbs);
     if (cublas_ms > 0)
         printf(" cublas_ms=%.3f vs_cublas=%.2f", cublas_ms, row->median.total_ms / cublas_ms);
     else
@@ -358,8 +389,21 @@ int main(int argc, char **argv)
         printf("  check %-20s %s: %s\n", rows[i].version ? nn_version_name(rows[i].version)
                                                        : "cuBLAS",
                rows[i].check_ok ? "PASS" : "FAIL", rows[i].check);
+    /* measured once, after the versions: what "% of copy" is a share of */
+    double copy_gbs = gpu_copy_gbs();
+    printf("  GB/s of each step: the bytes it must move (a model, nn_step_bytes in\n"
+           "  nn_histogram.cu: vectors once per block of queries, mostly from the L2 cache)\n"
+           "  over its time, and %% of the device-to-device copy bandwidth, %.1f GB/s here\n",
+           copy_gbs);
+    printf("  %-26s", "version");
+    for (int s = 0; s < NN_STEPS; s++)
+        printf(" %20s", step_names[s]);
+    printf("\n");
     for (i = 0; i < nrows; i++)
-        print_result(&rows[i], p, &c, cublas_ms, exact, nn_device_pack_ms(dev), gpu);
+        print_bandwidth(dev, &rows[i], copy_gbs);
+    for (i = 0; i < nrows; i++)
+        print_result(&rows[i], p, &c, cublas_ms, exact, nn_device_pack_ms(dev), dev, copy_gbs,
+                     gpu);
     if (c.output && write_ivecs(c.output, hist, p->queries, p->bins, err, sizeof err))
         die(err);
 

@@ -1223,6 +1223,47 @@ extern "C" const char *nn_imma_unusable(const nn_device *dev)
     return dev->imma ? NULL : dev->imma_why;
 }
 
+/* ---- the bytes each step moves ------------------------------------------------ */
+
+/* What each step of a version must read and write in device memory, as
+ * modelled here: a vector is read once per block (or chunk) of queries that
+ * needs it - most of those reads are served by the L2 cache, so the GB/s of
+ * a fused pass can pass the device's copy bandwidth - and the distances, where
+ * a version keeps them, are written once and read once per later step.
+ * Version 0 is the cuBLAS baseline.  The driver divides by each step's time. */
+extern "C" double nn_step_bytes(const nn_device *dev, int version, int step)
+{
+    const nn_problem *p = &dev->p;
+    const double q = p->queries, r = p->refs, d = p->dims, k = p->bins;
+    const double distances = 4.0 * q * r, counts = 4.0 * q * k;
+    if (step == NN_STEP_THRESHOLDS)
+        return 4.0 * q * (k - 1) + 8.0 * q; /* the thresholds written, min/max read */
+    if (version <= 3) { /* cuBLAS and versions 1-3: the distances go through memory */
+        switch (step) {
+        case NN_STEP_DISTANCES: {
+            /* the references once per chunk of queries (cuBLAS's chunks are as large
+             * as the memory allows: once) */
+            double chunks = (double)round_up(p->queries, dev->chunk) / dev->chunk;
+            return distances + 4.0 * d * (q + r * (version == 0 ? 1.0 : chunks));
+        }
+        case NN_STEP_MINMAX: return distances;
+        default: return distances + counts;
+        }
+    }
+    if (step == NN_STEP_DISTANCES)
+        return 0; /* fused: no distances in memory */
+    if (version == 6 && dev->imma) { /* bytes, 128 dimensions a block */
+        double row = 128.0 * dev->kblocks;
+        imma_plan plan = plan_imma(dev, step == NN_STEP_MINMAX ? PASS_MINMAX : PASS_HISTOGRAM);
+        double blocks = (double)round_up(p->queries, plan.groups * 8) / (plan.groups * 8);
+        double refs_read = r * row * blocks;
+        return refs_read + q * row + (step == NN_STEP_HISTOGRAM ? counts : 0.0);
+    }
+    /* versions 4 and 5: floats, F_TQ queries a block */
+    double blocks = (double)round_up(p->queries, F_TQ) / F_TQ;
+    return 4.0 * d * (r * blocks + q) + (step == NN_STEP_HISTOGRAM ? counts : 0.0);
+}
+
 /* ---- a check for the tests --------------------------------------------------- */
 
 /* Counts the floats x in [lo, hi] (as bits) where nn_sqrt_small(x) differs

@@ -53,6 +53,10 @@ const char *nn_imma_unusable(const nn_device *dev);
 int nn_run_version(nn_device *dev, int version, int reduce, uint32_t *hist, nn_timing *timing,
                    char *err, size_t errlen);
 
+/* The bytes step NN_STEP_* of a version (0: the cuBLAS baseline) must move in
+ * device memory, as modelled in nn_histogram.cu: the driver's GB/s. */
+double nn_step_bytes(const nn_device *dev, int version, int step);
+
 /* How many floats of {0} and [1, 2^24] version 6's branch-free square root
  * (nn_sqrt_small in bin_rule.h) gets different from __fsqrt_rn: must be 0. */
 long long nn_sqrt_small_check(void);

@@ -200,7 +200,9 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         begin "$out_dir/nn06.csv"
         [ -z "${NN06_BINS:-}" ] || [ ! -f "$out_dir/nn06.csv" ] || cp "$out_dir/nn06.csv" "$csv"
         cols="date stage queries refs dims bins version ran reduce runs ms distances_ms minmax_ms"
-        cols="$cols thresholds_ms histogram_ms pack_ms cublas_ms vs_cublas exact check gpu args"
+        cols="$cols thresholds_ms histogram_ms distances_gbs minmax_gbs thresholds_gbs histogram_gbs"
+        cols="$cols distances_pct minmax_pct thresholds_pct histogram_pct copy_gbs"
+        cols="$cols pack_ms cublas_ms vs_cublas exact check gpu args"
         for k in ${NN06_BINS:-5 5000}; do
             nn_run "$cols" all --bins "$k" --version all --runs "${NN06_RUNS:-3}" || break
         done ;;
