@@ -36,8 +36,9 @@ for deck in "${decks[@]}"; do
     fi
     made=$((made + 1))
 done
+what="$made decks"; [ "$made" -ne 1 ] || what="1 deck"
 if [ -n "$chrome" ]; then
-    echo "slides: $made decks in $out/ (HTML and PDF, Chromium: $chrome)"
+    echo "slides: $what in $out/ (HTML and PDF, Chromium: $chrome)"
 else
-    echo "slides: $made decks in $out/ as HTML only - no Chromium for the PDFs (apt-get install chromium, or set CHROME_PATH)"
+    echo "slides: $what in $out/ as HTML only - no Chromium for the PDFs (apt-get install chromium, or set CHROME_PATH)"
 fi
