@@ -6,7 +6,8 @@
 # line) where marp-cli or Chromium cannot be had: tools/setup-slides.sh installs both.
 set -u
 cd "$(dirname "$0")/.."
-chrome=${CHROME_PATH:-$(command -v chromium || command -v chromium-browser || command -v google-chrome)}
+. tools/slides-env.sh
+chrome=$(find_chromium)
 if [ ! -x slides/node_modules/.bin/marp ] || ! command -v node >/dev/null 2>&1; then
     echo "SKIP: marp-cli is not installed in slides/ (run tools/setup-slides.sh)"; exit 77
 fi
@@ -29,8 +30,7 @@ slides_in() {
 for deck in slides/[0-9][0-9]_*.md; do
     name=$(basename "$deck" .md)
     checks=$((checks + 1))
-    if ! CHROME_PATH=$chrome slides/node_modules/.bin/marp --no-stdin --theme-set slides/course.css \
-        --allow-local-files --images png "$deck" -o "$tmp/$name.png" >"$tmp/$name.log" 2>&1; then
+    if ! CHROME_PATH=$chrome "${MARP[@]}" --images png "$deck" -o "$tmp/$name.png" >"$tmp/$name.log" 2>&1; then
         fail "$deck: marp could not render it: $(grep -m1 -i error "$tmp/$name.log")"
         continue
     fi

@@ -7,9 +7,8 @@
 # otherwise one line per missing piece and exit 1 (the render test then counts as skipped).
 set -u
 cd "$(dirname "$0")/.."
+. tools/slides-env.sh
 missing=0
-
-find_chromium() { command -v chromium || command -v chromium-browser || command -v google-chrome; }
 
 apt_install() { # apt_install PACKAGE...: only as root, only where apt-get exists
     [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1 || return 1
@@ -17,9 +16,9 @@ apt_install() { # apt_install PACKAGE...: only as root, only where apt-get exist
         >/dev/null 2>&1
 }
 
-if [ -z "${CHROME_PATH:-}" ] && ! find_chromium >/dev/null; then
+if [ -z "$(find_chromium)" ]; then
     apt_install chromium || true
-    find_chromium >/dev/null || { echo "setup-slides: no Chromium (install Debian's chromium, or set CHROME_PATH)"; missing=1; }
+    [ -n "$(find_chromium)" ] || { echo "setup-slides: no Chromium (install Debian's chromium, or set CHROME_PATH)"; missing=1; }
 fi
 if ! command -v gnuplot >/dev/null 2>&1; then
     apt_install gnuplot-nox || true
@@ -27,7 +26,7 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 fi
 if ! command -v npm >/dev/null 2>&1; then
     echo "setup-slides: no npm (install Node.js 18 or newer)"; missing=1
-elif [ ! -x slides/node_modules/.bin/marp ] || [ slides/package-lock.json -nt slides/node_modules/.package-lock.json ]; then
+elif marp_needs_install; then
     (cd slides && npm ci --no-audit --no-fund --loglevel=error >/dev/null) ||
         { echo "setup-slides: npm ci in slides/ failed (is the npm registry reachable?)"; missing=1; }
 fi

@@ -7,18 +7,17 @@
 # results/*/plots/, which are copied next to them (build/slides/img, build/results).
 set -u
 cd "$(dirname "$0")/.."
+. tools/slides-env.sh
 out=build/slides
 decks=("$@")
 [ ${#decks[@]} -gt 0 ] || decks=(slides/[0-9][0-9]_*.md)
 
 command -v npm >/dev/null 2>&1 || { echo "slides: npm not found - install Node.js 18 or newer (or run tools/setup-slides.sh)" >&2; exit 2; }
-if [ ! -x slides/node_modules/.bin/marp ] || [ slides/package-lock.json -nt slides/node_modules/.package-lock.json ]; then
+if marp_needs_install; then
     echo "slides: installing marp-cli (npm ci in slides/, once)"
     (cd slides && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || { echo "slides: npm ci in slides/ failed" >&2; exit 2; }
 fi
-marp=(slides/node_modules/.bin/marp --no-stdin --theme-set slides/course.css --allow-local-files)
-
-chrome=${CHROME_PATH:-$(command -v chromium || command -v chromium-browser || command -v google-chrome)}
+chrome=$(find_chromium)
 mkdir -p "$out" build/results
 rm -rf "$out/img" && cp -r slides/img "$out/img"
 for plots in results/*/plots; do
@@ -28,10 +27,10 @@ done
 made=0
 for deck in "${decks[@]}"; do
     name=$(basename "$deck" .md)
-    "${marp[@]}" "$deck" -o "$out/$name.html" >/dev/null 2>"$out/$name.log" ||
+    "${MARP[@]}" "$deck" -o "$out/$name.html" >/dev/null 2>"$out/$name.log" ||
         { echo "slides: marp failed on $deck (see $out/$name.log)" >&2; exit 1; }
     if [ -n "$chrome" ]; then
-        CHROME_PATH=$chrome "${marp[@]}" --pdf "$deck" -o "$out/$name.pdf" >/dev/null 2>>"$out/$name.log" ||
+        CHROME_PATH=$chrome "${MARP[@]}" --pdf "$deck" -o "$out/$name.pdf" >/dev/null 2>>"$out/$name.log" ||
             { echo "slides: marp --pdf failed on $deck (see $out/$name.log)" >&2; exit 1; }
     fi
     made=$((made + 1))

@@ -1,0 +1,17 @@
+# slides-env.sh - what tools/slides.sh, tools/setup-slides.sh and
+# tests/test_slides_render.sh share (sourced, from the repository root).
+
+# The Chromium marp-cli renders with: CHROME_PATH, else the first of Debian's,
+# Ubuntu's and Google's names on PATH; empty when there is none.
+find_chromium() {
+    if [ -n "${CHROME_PATH:-}" ]; then echo "$CHROME_PATH"; return; fi
+    command -v chromium || command -v chromium-browser || command -v google-chrome || true
+}
+
+# True when slides/node_modules lacks marp-cli or is older than the lock file.
+marp_needs_install() {
+    [ ! -x slides/node_modules/.bin/marp ] || [ slides/package-lock.json -nt slides/node_modules/.package-lock.json ]
+}
+
+# marp-cli with the course's theme; local images allowed (the decks show the plots).
+MARP=(slides/node_modules/.bin/marp --no-stdin --theme-set slides/course.css --allow-local-files)
