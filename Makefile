@@ -11,6 +11,7 @@
 #   make plots           draw results/*/*.csv as SVG and PNG charts (needs gnuplot)
 #   make slides          render slides/*.md to build/slides/ (HTML; PDF with Chromium)
 #   make diff FROM=03 TO=04   diff -u of two stages' algorithm files
+#   make diff06 FROM=3 TO=4   diff -u of two versions of stage 06 (one file each)
 #   make device-check    what tools/device-check.sh runs on a GPU machine
 #   make clean           remove build/
 #
@@ -80,7 +81,7 @@ endif
 LDLIBS := -lpthread -ldl
 
 ifeq ($(MAKELEVEL),0)
-ifeq ($(filter clean diff help tables plots slides,$(MAKECMDGOALS)),)
+ifeq ($(filter clean diff diff06 help tables plots slides,$(MAKECMDGOALS)),)
 $(info [build] ARCH = $(ARCH)  ($(ARCH_SOURCE)))
 $(info [build] CC   = $(CC) $(CFLAGS))
 $(info [build] NVCC = $(NVCC) $(NVCCFLAGS))
@@ -93,7 +94,7 @@ endif
 # after `make` rebuilds, a second `make ARCH=sm_80` does nothing.
 FLAGS_FILE := $(BUILD)/flags
 FLAGS_NOW := $(CC) $(CFLAGS) | $(NVCC) $(NVCCFLAGS) | $(LDLIBS)
-ifneq ($(filter-out clean diff help tables plots slides,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out clean diff diff06 help tables plots slides,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(file <$(FLAGS_FILE)),$(FLAGS_NOW))
 $(shell mkdir -p $(BUILD))
 $(file >$(FLAGS_FILE),$(FLAGS_NOW))
@@ -138,7 +139,7 @@ CPU_TESTS := $(BUILD)/tests/test_harness $(BUILD)/tests/test_01_sequential $(BUI
 TEST_SUPPORT_C := tests/sort_battery.c
 TEST_SUPPORT_CU := $(wildcard tests/gpu_*.cu)
 
-.PHONY: all run test sanitize bench profile plots slides tables diff clean help device-check $(STAGES)
+.PHONY: all run test sanitize bench profile plots slides tables diff diff06 clean help device-check $(STAGES)
 .DEFAULT_GOAL := all
 
 all: $(STAGES:%=$(BUILD)/bin/%) $(TEST_BINS)
@@ -232,6 +233,14 @@ diff:
 	 test -n "$$to" || { echo "make diff: no stage $(TO)_*" >&2; exit 2; }; \
 	 a=$$(ls $${from}radix_sort.c* 2>/dev/null | head -n 1); b=$$(ls $${to}radix_sort.c* 2>/dev/null | head -n 1); \
 	 test -n "$$a" -a -n "$$b" || { echo "make diff: both stages need a radix_sort.c or radix_sort.cu" >&2; exit 2; }; \
+	 diff -u "$$a" "$$b"; test $$? -le 1
+
+# make diff06 FROM=3 TO=4: what one version of stage 06 changed in the previous one's file.
+diff06:
+	@test -n "$(FROM)" -a -n "$(TO)" || { echo "usage: make diff06 FROM=N TO=N (for example FROM=3 TO=4; versions 0 to 7)" >&2; exit 2; }
+	@a=$$(ls 06_nn_histogram/v$(FROM)_*.cu 2>/dev/null | head -n 1); b=$$(ls 06_nn_histogram/v$(TO)_*.cu 2>/dev/null | head -n 1); \
+	 test -n "$$a" || { echo "make diff06: no version $(FROM) (06_nn_histogram/v$(FROM)_*.cu)" >&2; exit 2; }; \
+	 test -n "$$b" || { echo "make diff06: no version $(TO) (06_nn_histogram/v$(TO)_*.cu)" >&2; exit 2; }; \
 	 diff -u "$$a" "$$b"; test $$? -le 1
 
 clean:

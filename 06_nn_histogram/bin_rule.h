@@ -65,6 +65,30 @@ NN_HD static inline int nn_bin(double s, double smin, double smax, int k)
     return t >= (double)(k - 1) ? k - 1 : (int)t;
 }
 
+/* The report's rule (report 004), in single precision - version 1 uses it on
+ * purpose, to show what it costs.  The report bins the distance d = sqrtf(s)
+ * between its query's border values lo = sqrtf(smin) and hi = sqrtf(smax):
+ *
+ *     inv_width = K / (hi - lo);   bin = (int)((d - lo) * inv_width);   K -> K - 1
+ *
+ * Every one of those float operations rounds, so a distance close to a bin
+ * edge can land in the neighbouring bin: some histograms differ from nn_bin's
+ * (577 of the report's 10,000).  The CPU reference repeats these operations
+ * one for one (IEEE single precision, a subtraction then a multiplication: no
+ * FMA to contract) to tell which rows the GPU must get wrong, and how.
+ * One change: with lo = hi the report divides by zero and converts NaN to an
+ * int (bin 0 on the GPU, undefined in C); here inv_width = 0 gives bin 0. */
+NN_HD static inline float nn_report_inv_width(float lo, float hi, int k)
+{
+    return hi > lo ? (float)k / (hi - lo) : 0.0f;
+}
+
+NN_HD static inline int nn_report_bin(float d, float lo, float inv_width, int k)
+{
+    int bin = (int)((d - lo) * inv_width);
+    return bin >= k ? k - 1 : bin; /* the maximum: exactly K */
+}
+
 /* Squared distances are never negative, so the bits of a float squared
  * distance, read as an unsigned integer, are in the same order as the floats:
  * the thresholds are found by bisecting those integers. */
@@ -181,7 +205,7 @@ NN_HD static inline float nn_guess(float s, float root, float scale)
 }
 
 #ifdef __CUDACC__
-/* sqrt(s), correctly rounded, for s = 0 and 1 <= s <= 2^24 only: version 6's
+/* sqrt(s), correctly rounded, for s = 0 and 1 <= s <= 2^24 only: version 7's
  * squared distances, integers below 2^24.  __fsqrt_rn first checks whether
  * its input is tiny, huge or special and branches to a slow path if so; in a
  * loop over 1e10 distances that check and branch cost as much as the root,
@@ -223,7 +247,7 @@ NN_HD static inline int nn_bin_guessed(float s, const float *threshold, int k, f
 }
 
 /*
- * Exact bins without reading the thresholds (versions 5 and 6).
+ * Exact bins without reading the thresholds (versions 6 and 7).
  *
  * The guess g(s) is off by a few float roundings, so it is only wrong near a
  * bin edge.  How near, each query measures once, at its own thresholds: the

@@ -1,6 +1,7 @@
 /*
- * 06_nn_histogram/nn_device.h - what the versions (nn_histogram.cu) and the
- * cuBLAS baseline (baseline_cublas.cu) share on the device.  Internal.
+ * 06_nn_histogram/nn_device.h - what the versions (vN_*.cu), their shared
+ * plumbing (nn_common.cu) and the cuBLAS baseline (baseline_cublas.cu) share
+ * on the device.  Internal.
  */
 #ifndef STAGE06_NN_DEVICE_H
 #define STAGE06_NN_DEVICE_H
@@ -18,29 +19,58 @@ struct nn_device {
     uint32_t *smin;     /* per query, the bits of the smallest squared distance */
     uint32_t *smax;     /* ... and of the largest */
     float *threshold;   /* queries x (bins - 1): see bin_rule.h */
-    float *margin;      /* per query, the margin of nn_bin_fast (versions 5 and 6) */
+    float *margin;      /* per query, the margin of nn_bin_fast (versions 6 and 7) */
     uint32_t *hist;     /* queries x bins */
-    float *dist;        /* chunk x refs squared distances (versions 1-3) */
-    uint32_t *query8;   /* version 6: the queries as bytes in fragment order (imma_layout.h) */
+    float *dist;        /* chunk x refs distances (versions 0-4) */
+    uint32_t *thread_hist; /* chunk x 64 x bins: versions 1-3's per-thread histograms */
+    uint32_t *query8;   /* version 7: the queries as bytes in fragment order (imma_layout.h) */
     uint32_t *base8;    /* ... and the references */
     int kblocks;        /* blocks of 128 dimensions per packed vector */
-    int imma;           /* 1 if version 6 can run here, on these data */
+    int imma;           /* 1 if version 7 can run here, on these data */
     char imma_why[160]; /* why it cannot */
-    int chunk;          /* queries per chunk of versions 1-3 */
+    int chunk;          /* queries per chunk of versions 0-4 */
     double setup_ms;
-    double pack_ms;     /* the part of setup_ms that made version 6's byte copies */
+    double pack_ms;     /* the part of setup_ms that made version 7's byte copies */
     step_timer timer;
     sort_report report; /* one row: the steps' times, summed */
 };
 
-/* Both files' steps: clear the min/max and the counts, compute the thresholds
- * of queries [q0, q0 + count) (and their margins, with_margin), download the
- * counts. */
+/* One version: its file (vN_*.cu) defines nn_version_N. */
+typedef struct {
+    const char *name;
+    int report_bins; /* 1: bins by the report's float rule (nn_report_bin), inexact on purpose */
+    void (*run)(nn_device *dev, int reduce); /* the whole problem, each step timed */
+    /* the bytes step NN_STEP_* must move in device memory, as modelled there */
+    double (*step_bytes)(const nn_device *dev, int step);
+} nn_version;
+
+extern const nn_version nn_version_0, nn_version_1, nn_version_2, nn_version_3, nn_version_4,
+    nn_version_5, nn_version_6, nn_version_7;
+
+#define FULL_MASK 0xFFFFFFFFu
+#define PER_THREAD_HISTS 64 /* versions 1-3: threads (and histograms) per query, as in the report */
+
+/* The steps every version shares (nn_common.cu): clear the min/max and the
+ * counts, compute the thresholds of queries [q0, q0 + count) (and their
+ * margins, with_margin), download the counts. */
 void nn_clear_results(nn_device *dev);
 void nn_launch_thresholds(nn_device *dev, int q0, int count, int with_margin);
 void nn_download_hist(nn_device *dev, uint32_t *hist);
 /* Collects the timer into dev->report (one row) and restarts it. */
 void nn_timer_flush(nn_device *dev);
 void nn_timing_from_report(const nn_device *dev, nn_timing *timing);
+size_t nn_round_up(size_t x, size_t m);
+
+#ifdef __CUDACC__
+#include "bin_rule.h"
+
+/* nn_guess_params (bin_rule.h) for query q, from its min/max bits. */
+static __device__ __forceinline__ void bin_guess_params(const uint32_t *smin,
+                                                        const uint32_t *smax, int q, int k,
+                                                        float *root, float *scale)
+{
+    nn_guess_params(__uint_as_float(smin[q]), __uint_as_float(smax[q]), k, root, scale);
+}
+#endif
 
 #endif

@@ -24,7 +24,7 @@ typedef struct {
  * in whatever order a kernel (or cuBLAS) adds them. */
 int nn_exact_data(const nn_problem *p);
 
-/* 1 if version 6 (integer tensor cores) applies: every component an integer
+/* 1 if version 7 (integer tensor cores) applies: every component an integer
  * from 0 to 255 and at most 256 dimensions.  Its int32 dot products are exact
  * for bytes in any number of dimensions; the limit keeps the squared
  * distances (at most 256 x 255^2) below 2^24, exact as the floats that the
@@ -35,9 +35,11 @@ int nn_imma_data(const nn_problem *p);
  * (hist[0 .. bins)), and the smallest and largest squared distances.  With
  * near_edge (bins + 1 counters, or NULL), near_edge[j] counts the distances
  * within float rounding of the edge between bins j - 1 and j: where the GPU's
- * float32 arithmetic may legitimately land on the other side. */
+ * float32 arithmetic may legitimately land on the other side.  With
+ * report_hist (or NULL), also the histogram by the report's float rule
+ * (nn_report_bin): what version 1 must count on exact data. */
 void nn_reference_row(const nn_problem *p, int q, uint32_t *hist, uint32_t *near_edge,
-                      double *smin, double *smax);
+                      uint32_t *report_hist, double *smin, double *smax);
 
 /* The rows the check compares with the reference: `count` queries spread
  * evenly from the first to the last (all of them if count >= queries). */
@@ -50,6 +52,7 @@ typedef struct {
     int *rows;
     uint32_t *hist;      /* nrows x bins */
     uint32_t *near_edge; /* nrows x (bins + 1) */
+    uint32_t *report_hist; /* nrows x bins: the report's float rule */
 } nn_reference;
 
 int nn_reference_create(const nn_problem *p, int sample, nn_reference *ref);
@@ -61,6 +64,15 @@ void nn_reference_destroy(nn_reference *ref);
  * otherwise -1 and one line in msg (the query, the bin and both counts). */
 int nn_check(const nn_problem *p, const nn_reference *ref, const uint32_t *hist, int exact,
              char *msg, size_t msglen);
+
+/* The check of a version that bins by the report's float rule (nn_report_bin):
+ * every row sums to the number of references and, on exact data, every
+ * sampled row equals the float rule's row of the CPU bin for bin.
+ * *mismatched receives the number of sampled rows that differ from the exact
+ * reference (within float rounding at edges on other data): the rule's cost,
+ * not a failure.  0 if it passes; otherwise -1 and one line in msg. */
+int nn_check_report_rule(const nn_problem *p, const nn_reference *ref, const uint32_t *hist,
+                         int exact, int *mismatched, char *msg, size_t msglen);
 
 #ifdef __cplusplus
 }

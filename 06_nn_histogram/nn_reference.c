@@ -32,7 +32,7 @@ static double squared_distance(const float *a, const float *b, int dims)
 }
 
 void nn_reference_row(const nn_problem *p, int q, uint32_t *hist, uint32_t *near_edge,
-                      double *smin_out, double *smax_out)
+                      uint32_t *report_hist, double *smin_out, double *smax_out)
 {
     const float *query = p->query + (size_t)q * (size_t)p->dims;
     double *s = malloc((size_t)p->refs * sizeof *s);
@@ -62,6 +62,13 @@ void nn_reference_row(const nn_problem *p, int q, uint32_t *hist, uint32_t *near
             if (edge >= 1.0 && edge <= k - 1.0 && fabs(t - edge) <= slack)
                 near_edge[(int)edge]++;
         }
+    }
+    if (report_hist) { /* the float s is the GPU's on exact data: integers below 2^24 */
+        float lo = sqrtf((float)smin), hi = sqrtf((float)smax);
+        float inv_width = nn_report_inv_width(lo, hi, k);
+        memset(report_hist, 0, (size_t)k * sizeof *report_hist);
+        for (int r = 0; r < p->refs; r++)
+            report_hist[nn_report_bin(sqrtf((float)s[r]), lo, inv_width, k)]++;
     }
     *smin_out = smin;
     *smax_out = smax;
@@ -93,7 +100,8 @@ static void *reference_worker(void *arg)
     for (int i = job->first; i < ref->nrows; i += job->step) {
         double smin, smax;
         nn_reference_row(job->p, ref->rows[i], ref->hist + (size_t)i * ref->bins,
-                         ref->near_edge + (size_t)i * (ref->bins + 1), &smin, &smax);
+                         ref->near_edge + (size_t)i * (ref->bins + 1),
+                         ref->report_hist + (size_t)i * ref->bins, &smin, &smax);
     }
     return NULL;
 }
@@ -108,7 +116,8 @@ int nn_reference_create(const nn_problem *p, int sample, nn_reference *ref)
     ref->nrows = nn_sample_rows(p->queries, sample, ref->rows);
     ref->hist = malloc((size_t)ref->nrows * (size_t)p->bins * sizeof *ref->hist);
     ref->near_edge = malloc((size_t)ref->nrows * ((size_t)p->bins + 1) * sizeof *ref->near_edge);
-    if (!ref->hist || !ref->near_edge) {
+    ref->report_hist = malloc((size_t)ref->nrows * (size_t)p->bins * sizeof *ref->report_hist);
+    if (!ref->hist || !ref->near_edge || !ref->report_hist) {
         nn_reference_destroy(ref);
         return -1;
     }
@@ -127,11 +136,12 @@ void nn_reference_destroy(nn_reference *ref)
     free(ref->rows);
     free(ref->hist);
     free(ref->near_edge);
+    free(ref->report_hist);
     memset(ref, 0, sizeof *ref);
 }
 
-int nn_check(const nn_problem *p, const nn_reference *ref, const uint32_t *hist, int exact,
-             char *msg, size_t msglen)
+/* 0 if every row of hist sums to the number of references, else -1 and msg. */
+static int check_row_sums(const nn_problem *p, const uint32_t *hist, char *msg, size_t msglen)
 {
     int k = p->bins;
     for (int q = 0; q < p->queries; q++) {
@@ -144,24 +154,73 @@ int nn_check(const nn_problem *p, const nn_reference *ref, const uint32_t *hist,
             return -1;
         }
     }
+    return 0;
+}
+
+/* The first bin where sampled row i of hist differs from the reference by more
+ * than float rounding allows (nothing when exact), or -1 if none does. */
+static int row_differs(const nn_problem *p, const nn_reference *ref, const uint32_t *hist, int i,
+                       int exact)
+{
+    int k = p->bins;
+    const uint32_t *got = hist + (size_t)ref->rows[i] * k, *want = ref->hist + (size_t)i * k;
+    const uint32_t *near = ref->near_edge + (size_t)i * (k + 1);
+    for (int b = 0; b < k; b++) {
+        uint32_t allowed = exact ? 0 : near[b] + near[b + 1];
+        uint32_t diff = got[b] > want[b] ? got[b] - want[b] : want[b] - got[b];
+        if (diff > allowed)
+            return b;
+    }
+    return -1;
+}
+
+int nn_check(const nn_problem *p, const nn_reference *ref, const uint32_t *hist, int exact,
+             char *msg, size_t msglen)
+{
+    int k = p->bins;
+    if (check_row_sums(p, hist, msg, msglen))
+        return -1;
     for (int i = 0; i < ref->nrows; i++) {
-        int q = ref->rows[i];
-        const uint32_t *got = hist + (size_t)q * k, *want = ref->hist + (size_t)i * k;
-        const uint32_t *near = ref->near_edge + (size_t)i * (k + 1);
-        for (int b = 0; b < k; b++) {
-            uint32_t allowed = exact ? 0 : near[b] + near[b + 1];
-            uint32_t diff = got[b] > want[b] ? got[b] - want[b] : want[b] - got[b];
-            if (diff > allowed) {
-                snprintf(msg, msglen,
-                         "query %d, bin %d: GPU counted %u, the reference %u%s", q, b, got[b],
-                         want[b], exact ? " (exact data: they must be equal)" : "");
-                return -1;
-            }
+        int q = ref->rows[i], b = row_differs(p, ref, hist, i, exact);
+        if (b >= 0) {
+            snprintf(msg, msglen,
+                     "query %d, bin %d: GPU counted %u, the reference %u%s", q, b,
+                     hist[(size_t)q * k + b], ref->hist[(size_t)i * k + b],
+                     exact ? " (exact data: they must be equal)" : "");
+            return -1;
         }
     }
     snprintf(msg, msglen, "%s: %d sampled rows equal the double-precision reference%s, every "
                           "row sums to %d",
              exact ? "exact" : "within float rounding", ref->nrows,
              exact ? " bin for bin" : " (up to distances at bin edges)", p->refs);
+    return 0;
+}
+
+int nn_check_report_rule(const nn_problem *p, const nn_reference *ref, const uint32_t *hist,
+                         int exact, int *mismatched, char *msg, size_t msglen)
+{
+    int k = p->bins;
+    *mismatched = 0;
+    if (check_row_sums(p, hist, msg, msglen))
+        return -1;
+    for (int i = 0; i < ref->nrows; i++) {
+        int q = ref->rows[i];
+        const uint32_t *got = hist + (size_t)q * k, *want = ref->report_hist + (size_t)i * k;
+        for (int b = 0; exact && b < k; b++)
+            if (got[b] != want[b]) {
+                snprintf(msg, msglen,
+                         "query %d, bin %d: GPU counted %u, the report's float rule on the CPU "
+                         "%u (exact data: they must be equal)", q, b, got[b], want[b]);
+                return -1;
+            }
+        *mismatched += row_differs(p, ref, hist, i, exact) >= 0;
+    }
+    snprintf(msg, msglen, "float bins (the report's rule): %d of %d sampled rows differ from the "
+                          "exact reference%s, every row sums to %d",
+             *mismatched, ref->nrows,
+             exact ? "; each row equals the float rule's on the CPU bin for bin"
+                   : " beyond rounding (float data: the rule itself is not checked)",
+             p->refs);
     return 0;
 }

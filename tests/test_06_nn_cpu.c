@@ -388,11 +388,11 @@ static void test_reference(void)
     CHECK(nn_exact_data(&p));
     uint32_t hist[5], near[6];
     double smin, smax;
-    nn_reference_row(&p, 0, hist, near, &smin, &smax); /* distances 0..10 */
+    nn_reference_row(&p, 0, hist, near, NULL, &smin, &smax); /* distances 0..10 */
     const uint32_t want0[5] = {2, 2, 2, 2, 3};
     CHECK(memcmp(hist, want0, sizeof want0) == 0 && smin == 0.0 && smax == 100.0);
     /* a query equal to a reference: distances 0,1,1,2,2,3,3,4,4,5,6; width 1.2 */
-    nn_reference_row(&p, 1, hist, NULL, &smin, &smax);
+    nn_reference_row(&p, 1, hist, NULL, NULL, &smin, &smax);
     const uint32_t want1[5] = {3, 2, 2, 2, 2};
     uint32_t total = 0;
     for (int b = 0; b < 5; b++)
@@ -405,7 +405,7 @@ static void test_reference(void)
     nn_problem flat = {.queries = 1, .refs = 4, .dims = 1, .bins = 3, .query = same,
                        .base = same};
     uint32_t h3[3];
-    nn_reference_row(&flat, 0, h3, NULL, &smin, &smax);
+    nn_reference_row(&flat, 0, h3, NULL, NULL, &smin, &smax);
     CHECK(h3[0] == 4 && h3[1] == 0 && h3[2] == 0);
 
     /* the check: a result equal to the reference passes; a moved count fails with
@@ -431,6 +431,60 @@ static void test_reference(void)
     CHECK(nn_sample_rows(3, 16, rows) == 3 && rows[2] == 2);
 }
 
+/* The report's float rule (version 1): the same histogram as the exact rule on
+ * easy data, a different one on some rows of realistic data - and the check of
+ * a float-binning version counts those rows instead of failing, yet fails on a
+ * count the float rule did not make. */
+static void test_report_rule(void)
+{
+    float base[11], query[1] = {0.0f}; /* distances 0..10, K = 5: both rules agree */
+    for (int i = 0; i <= 10; i++)
+        base[i] = (float)i;
+    nn_problem line = {.queries = 1, .refs = 11, .dims = 1, .bins = 5, .query = query,
+                       .base = base};
+    uint32_t hist[5], report[5];
+    double smin, smax;
+    nn_reference_row(&line, 0, hist, NULL, report, &smin, &smax);
+    const uint32_t want[5] = {2, 2, 2, 2, 3};
+    CHECK(memcmp(hist, want, sizeof want) == 0 && memcmp(report, want, sizeof want) == 0);
+    CHECK(nn_report_bin(0.0f, 0.0f, nn_report_inv_width(7.0f, 7.0f, 3), 3) == 0); /* min = max */
+
+    enum { Q = 40, R = 3000, D = 128, K = 5000 };
+    float *q = malloc((size_t)Q * D * sizeof(float)), *r = malloc((size_t)R * D * sizeof(float));
+    uint32_t *result = malloc((size_t)Q * K * sizeof(uint32_t));
+    CHECK(q && r && result);
+    make_sift_like(q, Q, D, 11);
+    make_sift_like(r, R, D, 12);
+    nn_problem p = {.queries = Q, .refs = R, .dims = D, .bins = K, .query = q, .base = r};
+    nn_reference ref;
+    CHECK(nn_reference_create(&p, 0, &ref) == 0 && ref.nrows == Q);
+    int differ = 0;
+    for (int i = 0; i < Q; i++)
+        differ += memcmp(ref.hist + (size_t)i * K, ref.report_hist + (size_t)i * K,
+                         K * sizeof(uint32_t)) != 0;
+    CHECK_MSG(differ > 0, "the float rule agreed with the exact one on all %d rows", Q);
+    memcpy(result, ref.report_hist, (size_t)Q * K * sizeof(uint32_t));
+    char msg[512];
+    int mismatched = -1;
+    CHECK(nn_check(&p, &ref, result, 1, msg, sizeof msg) != 0);
+    CHECK_MSG(nn_check_report_rule(&p, &ref, result, 1, &mismatched, msg, sizeof msg) == 0,
+              "%s", msg);
+    CHECK_MSG(mismatched == differ, "%d rows counted as different, %d differ", mismatched, differ);
+    int b = 0;
+    while (result[b] == 0) /* a count the float rule did not make: one moved up a bin */
+        b++;
+    result[b]--;
+    result[b + 1]++;
+    char where[32];
+    snprintf(where, sizeof where, "query 0, bin %d:", b);
+    CHECK(nn_check_report_rule(&p, &ref, result, 1, &mismatched, msg, sizeof msg) != 0);
+    CHECK_MSG(strstr(msg, where) && strstr(msg, "float rule"), "message was: %s", msg);
+    nn_reference_destroy(&ref);
+    free(q);
+    free(r);
+    free(result);
+}
+
 int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
@@ -442,5 +496,6 @@ int main(int argc, char **argv)
     test_files();
     test_data();
     test_reference();
+    test_report_rule();
     return check_summary("test_06_nn_cpu");
 }

@@ -5,9 +5,12 @@
  * min = max, a query equal to a reference point, counts of references and
  * queries that are not multiples of any tile, bin counts whose histograms
  * fit in shared memory 4, 2 or 1 query per 8 at a time or not at all; byte
- * data beyond 129 dimensions (exact for version 6 only); and float data (not
- * exact, where version 6 must run version 5), checked within rounding at bin
- * edges.  GPU.
+ * data beyond 129 dimensions (exact for version 7 only); and float data (not
+ * exact, where version 7 must run version 6), checked within rounding at bin
+ * edges.  Version 1 bins by the report's float rule: on exact data each of its
+ * rows must equal that rule's row on the CPU, and the rows where the rule
+ * differs from the exact reference are counted - over all shapes the count
+ * must be what the reference says, and not zero.  GPU.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +57,19 @@ static void make_data(const shape *s, float *query, float *base, uint64_t seed)
     }
 }
 
+/* Rows where the report's float rule and the exact rule disagree, over every
+ * exact shape, as the GPU's version 1 counted them and as the CPU says. */
+static int report_rows_counted, report_rows_expected;
+
+static int rows_differing(const nn_reference *ref)
+{
+    int n = 0;
+    for (int i = 0; i < ref->nrows; i++)
+        n += memcmp(ref->hist + (size_t)i * ref->bins, ref->report_hist + (size_t)i * ref->bins,
+                    (size_t)ref->bins * sizeof(uint32_t)) != 0;
+    return n;
+}
+
 static void test_shape(const shape *s, int small)
 {
     float *query = malloc((size_t)s->queries * s->dims * sizeof(float));
@@ -72,29 +88,38 @@ static void test_shape(const shape *s, int small)
     CHECK_MSG(dev != NULL, "%s", err);
     nn_reference ref;
     CHECK(nn_reference_create(&p, 0, &ref) == 0); /* every row */
-    /* version 6 must run wherever it applies, or its rows would test version 5 */
+    /* version 7 must run wherever it applies, or its rows would test version 6 */
     int imma = nn_imma_data(&p) && gpu_compute_capability() >= 80;
-    CHECK_MSG((nn_imma_unusable(dev) == NULL) == imma, "version 6 %s on %s d=%d",
-              imma ? "did not apply" : "applied", kind_name(s->kind), s->dims);
+    CHECK_MSG((nn_imma_unusable(dev) == NULL) == imma, "version %d %s on %s d=%d",
+              NN_VERSION_IMMA, imma ? "did not apply" : "applied", kind_name(s->kind), s->dims);
 
-    for (int version = 0; version <= NN_VERSIONS; version++) { /* 0: cuBLAS */
-        int reduces = version == 3 && !small ? 4 : 1;
+    for (int version = NN_CUBLAS; version < NN_VERSIONS; version++) {
+        int reduces = version == NN_VERSION_REDUCE && !small ? 4 : 1;
         for (int reduce = 1; reduce <= reduces; reduce++) {
-            int variant = version == 3 && small ? NN_REDUCE_SHUFFLE : reduce;
+            int variant = version == NN_VERSION_REDUCE && small ? NN_REDUCE_SHUFFLE : reduce;
             nn_timing t;
             fill_garbage(hist, (size_t)s->queries * s->bins, 9);
-            int rc = version ? nn_run_version(dev, version, variant, hist, &t, err, sizeof err)
-                             : nn_run_cublas(dev, hist, &t, err, sizeof err);
+            int rc = version != NN_CUBLAS
+                         ? nn_run_version(dev, version, variant, hist, &t, err, sizeof err)
+                         : nn_run_cublas(dev, hist, &t, err, sizeof err);
             CHECK_MSG(rc == 0, "%s", err);
-            int ran = version == 6 && !imma ? 5 : version;
-            CHECK_MSG(t.ran_version == ran, "version %d ran as %d, expected %d", version,
-                      t.ran_version, ran);
+            int ran = version == NN_VERSION_IMMA && !imma ? NN_VERSION_IMMA - 1 : version;
+            CHECK_MSG(version == NN_CUBLAS || t.ran_version == ran,
+                      "version %d ran as %d, expected %d", version, t.ran_version, ran);
             char msg[512] = "";
-            /* version 6's integer sums are exact on any byte data up to d = 256 */
-            int exact_row = exact || t.ran_version == 6;
-            CHECK_MSG(nn_check(&p, &ref, hist, exact_row, msg, sizeof msg) == 0,
-                      "version %d (reduce %d), %dx%dx%d K=%d %s: %s", version, variant,
+            /* version 7's integer sums are exact on any byte data up to d = 256 */
+            int exact_row = exact || (version != NN_CUBLAS && t.ran_version == NN_VERSION_IMMA);
+            int mismatched = 0;
+            int failed = nn_version_report_bins(version)
+                             ? nn_check_report_rule(&p, &ref, hist, exact_row, &mismatched, msg,
+                                                    sizeof msg)
+                             : nn_check(&p, &ref, hist, exact_row, msg, sizeof msg);
+            CHECK_MSG(!failed, "version %d (reduce %d), %dx%dx%d K=%d %s: %s", version, variant,
                       s->queries, s->refs, s->dims, s->bins, kind_name(s->kind), msg);
+            if (nn_version_report_bins(version) && exact) {
+                report_rows_counted += mismatched;
+                report_rows_expected += rows_differing(&ref);
+            }
         }
     }
     nn_reference_destroy(&ref);
@@ -117,13 +142,13 @@ int main(int argc, char **argv)
         {7, 3000, 24, 100, FLOATS},    {65, 66001, 128, 5, SIFT_LIKE},
         {9, 3000, 128, 8192, SIFT_LIKE},  /* no histogram fits in shared memory */
         {20, 1900, 200, 2000, SIFT_LIKE}, /* two groups of 8 queries; 2 blocks of dims */
-        {3, 5000, 256, 300, SIFT_LIKE},   /* the largest d of version 6 */
-        {8, 4000, 128, 5000, SIFT_LIKE},  /* version 6: one group, 24 warps (also under --small) */
+        {3, 5000, 256, 300, SIFT_LIKE},   /* the largest d of version 7 */
+        {8, 4000, 128, 5000, SIFT_LIKE},  /* version 7: one group, 24 warps (also under --small) */
         /* more references than a block of the min/max pass takes, and one
          * bin that gets all 70,000 distances of its query */
         {17, 70000, 128, 5000, SIFT_LIKE}, {3, 70000, 16, 5000, FLAT},
     };
-    /* version 6's square root against the correctly rounded one, every float it meets */
+    /* version 7's square root against the correctly rounded one, every float it meets */
     long long sqrt_mismatches = nn_sqrt_small_check();
     CHECK_MSG(sqrt_mismatches == 0, "nn_sqrt_small differs from __fsqrt_rn on %lld floats of [1, 2^24]",
           sqrt_mismatches);
@@ -133,5 +158,14 @@ int main(int argc, char **argv)
             continue; /* under the sanitizer: the small shapes only */
         test_shape(&shapes[i], test_small);
     }
+    /* the float rule's cost is real on these shapes, and counted right */
+    CHECK_MSG(report_rows_counted == report_rows_expected,
+              "version 1: %d rows counted as differing, the reference says %d",
+              report_rows_counted, report_rows_expected);
+    if (!test_small) /* the small shapes may all happen to bin alike */
+        CHECK_MSG(report_rows_expected > 0,
+                  "the report's float rule agreed with the exact rule on every row tested");
+    printf("test_06_nn_histogram: version 1 (float bins) differs from the exact reference on %d "
+           "rows of the exact shapes, as the CPU says\n", report_rows_counted);
     return check_summary("test_06_nn_histogram");
 }

@@ -202,7 +202,7 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         cols="date stage queries refs dims bins version ran reduce runs ms distances_ms minmax_ms"
         cols="$cols thresholds_ms histogram_ms distances_gbs minmax_gbs thresholds_gbs histogram_gbs"
         cols="$cols distances_pct minmax_pct thresholds_pct histogram_pct copy_gbs"
-        cols="$cols pack_ms cublas_ms vs_cublas exact check gpu args"
+        cols="$cols pack_ms cublas_ms vs_cublas mismatched_rows checked_rows exact check gpu args"
         for k in ${NN06_BINS:-5 5000}; do
             nn_run "$cols" all --bins "$k" --version all --runs "${NN06_RUNS:-3}" || break
         done ;;
@@ -219,9 +219,9 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         cols="$cols histogram_ms cublas_ms vs_cublas exact check gpu args"
         for k in 1 5 50 500 5000; do
             # cuBLAS runs beside both versions (each vs_cublas is from its own process);
-            # its row is kept once per K, from version 6's run
-            nn_run "$cols" no-cublas --bins "$k" --version 5 --runs "${NN06_RUNS:-3}" || break
-            nn_run "$cols" rows --bins "$k" --version 6 --runs "${NN06_RUNS:-3}" || break
+            # its row is kept once per K, from version 7's run
+            nn_run "$cols" no-cublas --bins "$k" --version 6 --runs "${NN06_RUNS:-3}" || break
+            nn_run "$cols" rows --bins "$k" --version 7 --runs "${NN06_RUNS:-3}" || break
         done ;;
     *) echo "unknown set '$set'" >&2; exit 2 ;;
     esac

@@ -1,0 +1,233 @@
+/*
+ * 06_nn_histogram/v5_fused.cu - version 5: fused and register-tiled; the
+ * distances never touch global memory.
+ *
+ * What changed since version 4 (several changes at once - each is its own
+ * lesson, and splitting them into versions of their own is still to do):
+ * - fusion: a first pass computes the distances and keeps only each query's
+ *   min/max; the thresholds follow; a second pass computes them again and
+ *   bins each one.  No chunk x R array, no chunks: all queries in one grid;
+ * - the dot-product form ||q||^2 + ||r||^2 - 2 q.r (norms computed once at
+ *   setup) on references transposed at setup (dims x refs), so that
+ *   neighbouring threads read neighbouring references;
+ * - register tiling: each thread computes 8 queries x 8 references;
+ * - the grid order: the queries vary fastest, so blocks running together
+ *   share their references through the L2 cache; the next step's references
+ *   are loaded while this step's are used;
+ * - the histograms of a block's 8 queries in shared memory, as in version 4
+ *   (global atomics when K is too large for them).
+ */
+#include "cuda_check.h"
+#include "gpu.h"
+#include "nn_device.h"
+
+#define F_THREADS 256
+#define F_TQ 8                       /* queries per block */
+#define F_RPT 8                      /* references per thread per tile */
+#define F_TILE (F_THREADS * F_RPT)   /* references per tile: 2048 */
+#define F_DC 4                       /* dimensions staged per step */
+#define F_TILES_PER_BLOCK 32
+#define F_STAGE (F_DC * F_TILE / F_THREADS) /* values a thread stages per step: 32 */
+
+enum { PASS_MINMAX = 0, PASS_HISTOGRAM = 1 };
+
+/* Thread t's share of the F_DC x F_TILE reference values of dimensions
+ * [k0, k0 + F_DC) and references [r0, r0 + F_TILE): consecutive threads read
+ * consecutive references (coalesced), and the loop is unrolled so that all
+ * F_STAGE loads are in flight at once instead of one after another. */
+static __device__ __forceinline__ void load_stage(const float *base_t, int refs, int d, int r0,
+                                                  int k0, int t, float staged[F_STAGE])
+{
+#pragma unroll
+    for (int i = 0; i < F_STAGE; i++) {
+        int at = t + i * F_THREADS, kk = at / F_TILE, rr = at % F_TILE;
+        staged[i] = (k0 + kk < d && r0 + rr < refs) ? base_t[(size_t)(k0 + kk) * refs + r0 + rr]
+                                                    : 0.0f;
+    }
+}
+
+/* A block owns F_TQ queries (blockIdx.x) and F_TILES_PER_BLOCK tiles of
+ * references (blockIdx.y).  The queries vary fastest in the grid, so the blocks
+ * that run at the same time work on the same references, which then come from
+ * the L2 cache rather than from DRAM.  Each thread computes an F_TQ x F_RPT
+ * tile of dot products in registers: per dimension it reads F_RPT references
+ * (two 16-byte loads) and F_TQ query values (the same address for the whole
+ * block: a broadcast), for F_TQ * F_RPT multiply-adds.  While it does, the
+ * next step's reference values are already on their way into its registers
+ * (load_stage), so the wait for memory overlaps the arithmetic.  The squared
+ * distance is ||q||^2 + ||r||^2 - 2 q.r.
+ * PASS_MINMAX keeps the smallest and largest per query; PASS_HISTOGRAM bins
+ * them into the block's private histograms (s_hist, when they fit in shared
+ * memory) and adds those to the global counts once at the end. */
+static __global__ void __launch_bounds__(F_THREADS)
+fused_pass(int pass, const float *query, const float *base_t, const float *qnorm,
+           const float *rnorm, int nq, int refs, int d, int k, uint32_t *smin, uint32_t *smax,
+           const float *threshold, uint32_t *hist, int shared_hist)
+{
+    extern __shared__ __align__(16) float smem[];
+    float *s_ref = smem;                  /* F_DC x F_TILE */
+    float *s_q = s_ref + F_DC * F_TILE;   /* F_TQ x F_DC */
+    uint32_t *s_hist = (uint32_t *)(s_q + F_TQ * F_DC); /* F_TQ x k */
+    __shared__ float s_root[F_TQ], s_scale[F_TQ];
+    __shared__ uint32_t s_min[F_TQ], s_max[F_TQ];
+
+    const int t = threadIdx.x, q0 = blockIdx.x * F_TQ;
+    const int r_begin = blockIdx.y * F_TILES_PER_BLOCK * F_TILE;
+    const int r_end = refs - r_begin < F_TILES_PER_BLOCK * F_TILE ? refs
+                                                                   : r_begin + F_TILES_PER_BLOCK * F_TILE;
+    if (pass == PASS_HISTOGRAM && shared_hist)
+        for (int i = t; i < F_TQ * k; i += F_THREADS)
+            s_hist[i] = 0;
+    if (t < F_TQ) {
+        s_min[t] = 0xFFFFFFFFu;
+        s_max[t] = 0;
+        if (pass == PASS_HISTOGRAM && q0 + t < nq)
+            bin_guess_params(smin, smax, q0 + t, k, &s_root[t], &s_scale[t]);
+    }
+    float qn[F_TQ];
+    uint32_t my_min[F_TQ], my_max[F_TQ];
+#pragma unroll
+    for (int i = 0; i < F_TQ; i++) {
+        qn[i] = q0 + i < nq ? qnorm[q0 + i] : 0.0f;
+        my_min[i] = 0xFFFFFFFFu;
+        my_max[i] = 0;
+    }
+
+    float staged[F_STAGE];
+    load_stage(base_t, refs, d, r_begin, 0, t, staged);
+    for (int r0 = r_begin; r0 < r_end; r0 += F_TILE) {
+        float acc[F_TQ][F_RPT];
+#pragma unroll
+        for (int i = 0; i < F_TQ; i++)
+#pragma unroll
+            for (int j = 0; j < F_RPT; j++)
+                acc[i][j] = 0.0f;
+
+        for (int k0 = 0; k0 < d; k0 += F_DC) {
+            __syncthreads(); /* the previous step's values are used up */
+#pragma unroll
+            for (int i = 0; i < F_STAGE; i++)
+                s_ref[t + i * F_THREADS] = staged[i];
+            if (t < F_TQ * F_DC) {
+                int qi = t / F_DC, kk = t % F_DC;
+                s_q[t] = (q0 + qi < nq && k0 + kk < d) ? query[(size_t)(q0 + qi) * d + k0 + kk]
+                                                       : 0.0f;
+            }
+            __syncthreads();
+            /* the next step: the next dimensions, or the next tile's first */
+            int next_k0 = k0 + F_DC < d ? k0 + F_DC : 0;
+            int next_r0 = k0 + F_DC < d ? r0 : r0 + F_TILE;
+            if (next_r0 < r_end)
+                load_stage(base_t, refs, d, next_r0, next_k0, t, staged);
+#pragma unroll
+            for (int kk = 0; kk < F_DC; kk++) {
+                const float4 *src = (const float4 *)(s_ref + kk * F_TILE + t * F_RPT);
+                float4 a = src[0], b = src[1];
+                float r[F_RPT] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+#pragma unroll
+                for (int i = 0; i < F_TQ; i++) {
+                    float qv = s_q[i * F_DC + kk];
+#pragma unroll
+                    for (int j = 0; j < F_RPT; j++)
+                        acc[i][j] = fmaf(qv, r[j], acc[i][j]);
+                }
+            }
+        }
+
+#pragma unroll
+        for (int j = 0; j < F_RPT; j++) {
+            int r = r0 + t * F_RPT + j;
+            if (r >= refs)
+                break;
+            float rn = rnorm[r];
+#pragma unroll
+            for (int i = 0; i < F_TQ; i++) {
+                if (q0 + i >= nq)
+                    break;
+                float s = qn[i] + rn - 2.0f * acc[i][j];
+                s = s > 0.0f ? s : 0.0f; /* rounding on non-integer data; never -0 */
+                if (pass == PASS_MINMAX) {
+                    my_min[i] = min(my_min[i], __float_as_uint(s));
+                    my_max[i] = max(my_max[i], __float_as_uint(s));
+                } else {
+                    const float *thr = threshold + (size_t)(q0 + i) * (k - 1);
+                    int b = nn_bin_guessed(s, thr, k, s_root[i], s_scale[i]);
+                    uint32_t *counter = shared_hist ? &s_hist[i * k + b]
+                                                    : &hist[(size_t)(q0 + i) * k + b];
+                    atomicAdd(counter, 1u);
+                }
+            }
+        }
+    }
+
+    if (pass == PASS_MINMAX) {
+#pragma unroll
+        for (int i = 0; i < F_TQ; i++) { /* the warp's min/max, then one shared atomic */
+            uint32_t mn = my_min[i], mx = my_max[i];
+            for (int offset = 16; offset > 0; offset /= 2) {
+                mn = min(mn, __shfl_down_sync(FULL_MASK, mn, offset));
+                mx = max(mx, __shfl_down_sync(FULL_MASK, mx, offset));
+            }
+            if (t % 32 == 0) {
+                atomicMin(&s_min[i], mn);
+                atomicMax(&s_max[i], mx);
+            }
+        }
+        __syncthreads();
+        if (t < F_TQ && q0 + t < nq) {
+            atomicMin(&smin[q0 + t], s_min[t]);
+            atomicMax(&smax[q0 + t], s_max[t]);
+        }
+    } else if (shared_hist) {
+        __syncthreads();
+        for (int i = t; i < F_TQ * k; i += F_THREADS)
+            if (s_hist[i] != 0 && q0 + i / k < nq)
+                atomicAdd(&hist[(size_t)q0 * k + i], s_hist[i]);
+    }
+}
+
+static void run(nn_device *dev, int reduce)
+{
+    (void)reduce;
+    const nn_problem *p = &dev->p;
+    size_t staging = (F_DC * F_TILE + F_TQ * F_DC) * sizeof(float);
+    size_t with_hist = staging + (size_t)F_TQ * p->bins * sizeof(uint32_t);
+    /* the private histograms need F_TQ x K counters: with too many bins for this
+     * GPU's shared memory, the counts go straight to global memory */
+    int shared_hist = with_hist + 1024 <= gpu_shared_memory_optin(); /* room for static arrays */
+    size_t hist_bytes = shared_hist ? with_hist : staging;
+    CUDA_CHECK(cudaFuncSetAttribute(fused_pass, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)hist_bytes));
+    size_t refs_per_block = (size_t)F_TILE * F_TILES_PER_BLOCK;
+    dim3 grid((unsigned)((p->queries + F_TQ - 1) / F_TQ),
+              (unsigned)((p->refs + refs_per_block - 1) / refs_per_block));
+
+    fused_pass<<<grid, F_THREADS, staging>>>(PASS_MINMAX, dev->query, dev->base_t, dev->qnorm,
+                                             dev->rnorm, p->queries, p->refs, p->dims, p->bins,
+                                             dev->smin, dev->smax, dev->threshold, dev->hist, 0);
+    CUDA_CHECK_LAUNCH();
+    step_timer_mark(&dev->timer, 0, NN_STEP_MINMAX);
+    nn_launch_thresholds(dev, 0, p->queries, 0);
+    step_timer_mark(&dev->timer, 0, NN_STEP_THRESHOLDS);
+    fused_pass<<<grid, F_THREADS, hist_bytes>>>(PASS_HISTOGRAM, dev->query, dev->base_t,
+                                                dev->qnorm, dev->rnorm, p->queries, p->refs,
+                                                p->dims, p->bins, dev->smin, dev->smax,
+                                                dev->threshold, dev->hist, shared_hist);
+    CUDA_CHECK_LAUNCH();
+    step_timer_mark(&dev->timer, 0, NN_STEP_HISTOGRAM);
+}
+
+/* No distances in memory; per pass the references are read once per block of
+ * F_TQ queries (mostly from the L2 cache), the queries once, and the
+ * histogram pass writes the counts. */
+static double step_bytes(const nn_device *dev, int step)
+{
+    const nn_problem *p = &dev->p;
+    const double q = p->queries, r = p->refs, d = p->dims, k = p->bins;
+    if (step == NN_STEP_DISTANCES)
+        return 0;
+    double blocks = (double)nn_round_up(p->queries, F_TQ) / F_TQ;
+    return 4.0 * d * (r * blocks + q) + (step == NN_STEP_HISTOGRAM ? 4.0 * q * k : 0.0);
+}
+
+extern const nn_version nn_version_5 = {"fused, register-tiled", 0, run, step_bytes};
