@@ -22,83 +22,89 @@
 #include "nn_device.h"
 
 #define F_THREADS 256
-#define F_TQ 8                       /* queries per block */
 #define F_RPT 8                      /* references per thread per tile */
-#define F_TILE (F_THREADS * F_RPT)   /* references per tile: 2048 */
 #define F_DC 4                       /* dimensions staged per step */
 #define F_TILES_PER_BLOCK 32
-#define F_STAGE (F_DC * F_TILE / F_THREADS) /* values a thread stages per step: 32 */
+#define F_GROUPS 4                   /* groups of 8 queries per block, where it can (plan_pass) */
 
 enum { PASS_MINMAX = 0, PASS_HISTOGRAM = 1 };
 
-/* Thread t's share of the F_DC x F_TILE reference values of dimensions
- * [k0, k0 + F_DC) and references [r0, r0 + F_TILE): consecutive threads read
+/* Thread t's share of the F_DC x TILE reference values of dimensions
+ * [k0, k0 + F_DC) and references [r0, r0 + TILE): consecutive threads read
  * consecutive references (coalesced), and the loop is unrolled so that all
- * F_STAGE loads are in flight at once instead of one after another. */
+ * STAGE loads are in flight at once instead of one after another. */
+template <int TILE, int STAGE>
 static __device__ __forceinline__ void load_stage(const float *base_t, int refs, int d, int r0,
-                                                  int k0, int t, float staged[F_STAGE])
+                                                  int k0, int t, float staged[STAGE])
 {
 #pragma unroll
-    for (int i = 0; i < F_STAGE; i++) {
-        int at = t + i * F_THREADS, kk = at / F_TILE, rr = at % F_TILE;
+    for (int i = 0; i < STAGE; i++) {
+        int at = t + i * F_THREADS, kk = at / TILE, rr = at % TILE;
         staged[i] = (k0 + kk < d && r0 + rr < refs) ? base_t[(size_t)(k0 + kk) * refs + r0 + rr]
                                                     : 0.0f;
     }
 }
 
-/* A block owns F_TQ queries (blockIdx.x) and F_TILES_PER_BLOCK tiles of
- * references (blockIdx.y).  The queries vary fastest in the grid, so the blocks
- * that run at the same time work on the same references, which then come from
- * the L2 cache rather than from DRAM.  Each thread computes an F_TQ x F_RPT
- * tile of dot products in registers: per dimension it reads F_RPT references
- * (two 16-byte loads) and F_TQ query values (the same address for the whole
- * block: a broadcast), for F_TQ * F_RPT multiply-adds.  While it does, the
- * next step's reference values are already on their way into its registers
- * (load_stage), so the wait for memory overlaps the arithmetic.  The squared
- * distance is ||q||^2 + ||r||^2 - 2 q.r.
+/* A block owns QG groups of 8 queries (blockIdx.x) and F_TILES_PER_BLOCK tiles
+ * of references (blockIdx.y); its threads split into QG teams, one per group.
+ * The queries vary fastest in the grid, so the blocks that run at the same
+ * time work on the same references, which then come from the L2 cache rather
+ * than from DRAM - and each reference brought into shared memory serves all
+ * 8 QG queries of the block.  Each thread computes an 8 x F_RPT tile of dot
+ * products in registers: per dimension it reads F_RPT references (two 16-byte
+ * loads) and 8 query values (the same address for the whole warp: a
+ * broadcast), for 8 * F_RPT multiply-adds.  While it does, the next step's
+ * reference values are already on their way into its registers (load_stage),
+ * so the wait for memory overlaps the arithmetic.  The squared distance is
+ * ||q||^2 + ||r||^2 - 2 q.r.
  * PASS_MINMAX keeps the smallest and largest per query; PASS_HISTOGRAM bins
  * them into the block's private histograms (s_hist, when they fit in shared
  * memory) and adds those to the global counts once at the end. */
+template <int QG>
 static __global__ void __launch_bounds__(F_THREADS)
 fused_pass(int pass, const float *query, const float *base_t, const float *qnorm,
            const float *rnorm, int nq, int refs, int d, int k, uint32_t *smin, uint32_t *smax,
            const float *threshold, uint32_t *hist, int shared_hist)
 {
+    constexpr int TQ = 8 * QG;                        /* queries per block */
+    constexpr int TEAM = F_THREADS / QG;              /* threads per group of 8 queries */
+    constexpr int TILE = TEAM * F_RPT;                /* references per tile */
+    constexpr int STAGE = F_DC * TILE / F_THREADS;    /* values a thread stages per step */
     extern __shared__ __align__(16) float smem[];
-    float *s_ref = smem;                  /* F_DC x F_TILE */
-    float *s_q = s_ref + F_DC * F_TILE;   /* F_TQ x F_DC */
-    uint32_t *s_hist = (uint32_t *)(s_q + F_TQ * F_DC); /* F_TQ x k */
-    __shared__ float s_root[F_TQ], s_scale[F_TQ];
-    __shared__ uint32_t s_min[F_TQ], s_max[F_TQ];
+    float *s_ref = smem;                  /* F_DC x TILE */
+    float *s_q = s_ref + F_DC * TILE;     /* TQ x F_DC */
+    uint32_t *s_hist = (uint32_t *)(s_q + TQ * F_DC); /* TQ x k */
+    __shared__ float s_root[TQ], s_scale[TQ];
+    __shared__ uint32_t s_min[TQ], s_max[TQ];
 
-    const int t = threadIdx.x, q0 = blockIdx.x * F_TQ;
-    const int r_begin = blockIdx.y * F_TILES_PER_BLOCK * F_TILE;
-    const int r_end = refs - r_begin < F_TILES_PER_BLOCK * F_TILE ? refs
-                                                                   : r_begin + F_TILES_PER_BLOCK * F_TILE;
+    const int t = threadIdx.x, q0 = blockIdx.x * TQ;
+    const int g8 = t / TEAM * 8, tr = t % TEAM; /* queries q0 + g8 .. + 7; tile column tr */
+    const int r_begin = blockIdx.y * F_TILES_PER_BLOCK * TILE;
+    const int r_end = min(refs, r_begin + F_TILES_PER_BLOCK * TILE);
     if (pass == PASS_HISTOGRAM && shared_hist)
-        for (int i = t; i < F_TQ * k; i += F_THREADS)
+        for (int i = t; i < TQ * k; i += F_THREADS)
             s_hist[i] = 0;
-    if (t < F_TQ) {
+    if (t < TQ) {
         s_min[t] = 0xFFFFFFFFu;
         s_max[t] = 0;
         if (pass == PASS_HISTOGRAM && q0 + t < nq)
             bin_guess_params(smin, smax, q0 + t, k, &s_root[t], &s_scale[t]);
     }
-    float qn[F_TQ];
-    uint32_t my_min[F_TQ], my_max[F_TQ];
+    float qn[8];
+    uint32_t my_min[8], my_max[8];
 #pragma unroll
-    for (int i = 0; i < F_TQ; i++) {
-        qn[i] = q0 + i < nq ? qnorm[q0 + i] : 0.0f;
+    for (int i = 0; i < 8; i++) {
+        qn[i] = q0 + g8 + i < nq ? qnorm[q0 + g8 + i] : 0.0f;
         my_min[i] = 0xFFFFFFFFu;
         my_max[i] = 0;
     }
 
-    float staged[F_STAGE];
-    load_stage(base_t, refs, d, r_begin, 0, t, staged);
-    for (int r0 = r_begin; r0 < r_end; r0 += F_TILE) {
-        float acc[F_TQ][F_RPT];
+    float staged[STAGE];
+    load_stage<TILE, STAGE>(base_t, refs, d, r_begin, 0, t, staged);
+    for (int r0 = r_begin; r0 < r_end; r0 += TILE) {
+        float acc[8][F_RPT];
 #pragma unroll
-        for (int i = 0; i < F_TQ; i++)
+        for (int i = 0; i < 8; i++)
 #pragma unroll
             for (int j = 0; j < F_RPT; j++)
                 acc[i][j] = 0.0f;
@@ -106,9 +112,9 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
         for (int k0 = 0; k0 < d; k0 += F_DC) {
             __syncthreads(); /* the previous step's values are used up */
 #pragma unroll
-            for (int i = 0; i < F_STAGE; i++)
+            for (int i = 0; i < STAGE; i++)
                 s_ref[t + i * F_THREADS] = staged[i];
-            if (t < F_TQ * F_DC) {
+            if (t < TQ * F_DC) {
                 int qi = t / F_DC, kk = t % F_DC;
                 s_q[t] = (q0 + qi < nq && k0 + kk < d) ? query[(size_t)(q0 + qi) * d + k0 + kk]
                                                        : 0.0f;
@@ -116,17 +122,17 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
             __syncthreads();
             /* the next step: the next dimensions, or the next tile's first */
             int next_k0 = k0 + F_DC < d ? k0 + F_DC : 0;
-            int next_r0 = k0 + F_DC < d ? r0 : r0 + F_TILE;
+            int next_r0 = k0 + F_DC < d ? r0 : r0 + TILE;
             if (next_r0 < r_end)
-                load_stage(base_t, refs, d, next_r0, next_k0, t, staged);
+                load_stage<TILE, STAGE>(base_t, refs, d, next_r0, next_k0, t, staged);
 #pragma unroll
             for (int kk = 0; kk < F_DC; kk++) {
-                const float4 *src = (const float4 *)(s_ref + kk * F_TILE + t * F_RPT);
+                const float4 *src = (const float4 *)(s_ref + kk * TILE + tr * F_RPT);
                 float4 a = src[0], b = src[1];
                 float r[F_RPT] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
 #pragma unroll
-                for (int i = 0; i < F_TQ; i++) {
-                    float qv = s_q[i * F_DC + kk];
+                for (int i = 0; i < 8; i++) {
+                    float qv = s_q[(g8 + i) * F_DC + kk];
 #pragma unroll
                     for (int j = 0; j < F_RPT; j++)
                         acc[i][j] = fmaf(qv, r[j], acc[i][j]);
@@ -136,13 +142,14 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
 
 #pragma unroll
         for (int j = 0; j < F_RPT; j++) {
-            int r = r0 + t * F_RPT + j;
+            int r = r0 + tr * F_RPT + j;
             if (r >= refs)
                 break;
             float rn = rnorm[r];
 #pragma unroll
-            for (int i = 0; i < F_TQ; i++) {
-                if (q0 + i >= nq)
+            for (int i = 0; i < 8; i++) {
+                int qi = g8 + i;
+                if (q0 + qi >= nq)
                     break;
                 float s = qn[i] + rn - 2.0f * acc[i][j];
                 s = s > 0.0f ? s : 0.0f; /* rounding on non-integer data; never -0 */
@@ -150,10 +157,10 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
                     my_min[i] = min(my_min[i], __float_as_uint(s));
                     my_max[i] = max(my_max[i], __float_as_uint(s));
                 } else {
-                    const float *thr = threshold + (size_t)(q0 + i) * (k - 1);
-                    int b = nn_bin_guessed(s, thr, k, s_root[i], s_scale[i]);
-                    uint32_t *counter = shared_hist ? &s_hist[i * k + b]
-                                                    : &hist[(size_t)(q0 + i) * k + b];
+                    const float *thr = threshold + (size_t)(q0 + qi) * (k - 1);
+                    int b = nn_bin_guessed(s, thr, k, s_root[qi], s_scale[qi]);
+                    uint32_t *counter = shared_hist ? &s_hist[qi * k + b]
+                                                    : &hist[(size_t)(q0 + qi) * k + b];
                     atomicAdd(counter, 1u);
                 }
             }
@@ -162,63 +169,103 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
 
     if (pass == PASS_MINMAX) {
 #pragma unroll
-        for (int i = 0; i < F_TQ; i++) { /* the warp's min/max, then one shared atomic */
+        for (int i = 0; i < 8; i++) { /* the warp's min/max (one team), then one shared atomic */
             uint32_t mn = my_min[i], mx = my_max[i];
             for (int offset = 16; offset > 0; offset /= 2) {
                 mn = min(mn, __shfl_down_sync(FULL_MASK, mn, offset));
                 mx = max(mx, __shfl_down_sync(FULL_MASK, mx, offset));
             }
             if (t % 32 == 0) {
-                atomicMin(&s_min[i], mn);
-                atomicMax(&s_max[i], mx);
+                atomicMin(&s_min[g8 + i], mn);
+                atomicMax(&s_max[g8 + i], mx);
             }
         }
         __syncthreads();
-        if (t < F_TQ && q0 + t < nq) {
+        if (t < TQ && q0 + t < nq) {
             atomicMin(&smin[q0 + t], s_min[t]);
             atomicMax(&smax[q0 + t], s_max[t]);
         }
     } else if (shared_hist) {
         __syncthreads();
-        for (int i = t; i < F_TQ * k; i += F_THREADS)
+        for (int i = t; i < TQ * k; i += F_THREADS)
             if (s_hist[i] != 0 && q0 + i / k < nq)
                 atomicAdd(&hist[(size_t)q0 * k + i], s_hist[i]);
     }
 }
 
+/* How a pass is laid out: groups of 8 queries per block, whether the block's
+ * histograms are in shared memory, and the shared memory it needs. */
+typedef struct {
+    int groups, shared_hist;
+    size_t smem;
+} fused_plan;
+
+/* The more queries a block takes, the fewer times each reference is read -
+ * but the histogram pass needs 8 x groups x K counters in shared memory: as
+ * many groups as fit (or all F_GROUPS with global counters, when not even
+ * one group's histograms fit in this GPU's shared memory). */
+static fused_plan plan_pass(const nn_device *dev, int pass)
+{
+    fused_plan plan = {F_GROUPS, 0, 0};
+    for (;; plan.groups /= 2) {
+        int tile = F_THREADS / plan.groups * F_RPT;
+        size_t staging = (size_t)(F_DC * tile + 8 * plan.groups * F_DC) * sizeof(float);
+        size_t with_hist = staging + (size_t)8 * plan.groups * dev->p.bins * sizeof(uint32_t);
+        plan.smem = staging;
+        if (pass == PASS_MINMAX)
+            return plan;
+        if (with_hist + 1024 <= gpu_shared_memory_optin()) { /* room for the static arrays */
+            plan.shared_hist = 1, plan.smem = with_hist;
+            return plan;
+        }
+        if (plan.groups == 1) {
+            plan.groups = F_GROUPS, plan.smem = (size_t)(F_DC * F_THREADS / F_GROUPS * F_RPT +
+                                                         8 * F_GROUPS * F_DC) * sizeof(float);
+            return plan;
+        }
+    }
+}
+
+template <int QG>
+static void launch_pass(nn_device *dev, int pass, const fused_plan *plan)
+{
+    const nn_problem *p = &dev->p;
+    CUDA_CHECK(cudaFuncSetAttribute(fused_pass<QG>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)plan->smem));
+    size_t refs_per_block = (size_t)F_THREADS / QG * F_RPT * F_TILES_PER_BLOCK;
+    dim3 grid((unsigned)((p->queries + 8 * QG - 1) / (8 * QG)),
+              (unsigned)((p->refs + refs_per_block - 1) / refs_per_block));
+    fused_pass<QG><<<grid, F_THREADS, plan->smem>>>(pass, dev->query, dev->base_t, dev->qnorm,
+                                                    dev->rnorm, p->queries, p->refs, p->dims,
+                                                    p->bins, dev->smin, dev->smax, dev->threshold,
+                                                    dev->hist, plan->shared_hist);
+    CUDA_CHECK_LAUNCH();
+}
+
+static void run_pass(nn_device *dev, int pass)
+{
+    fused_plan plan = plan_pass(dev, pass);
+    if (plan.groups == 4)
+        launch_pass<4>(dev, pass, &plan);
+    else if (plan.groups == 2)
+        launch_pass<2>(dev, pass, &plan);
+    else
+        launch_pass<1>(dev, pass, &plan);
+}
+
 static void run(nn_device *dev, int reduce)
 {
     (void)reduce;
-    const nn_problem *p = &dev->p;
-    size_t staging = (F_DC * F_TILE + F_TQ * F_DC) * sizeof(float);
-    size_t with_hist = staging + (size_t)F_TQ * p->bins * sizeof(uint32_t);
-    /* the private histograms need F_TQ x K counters: with too many bins for this
-     * GPU's shared memory, the counts go straight to global memory */
-    int shared_hist = with_hist + 1024 <= gpu_shared_memory_optin(); /* room for static arrays */
-    size_t hist_bytes = shared_hist ? with_hist : staging;
-    CUDA_CHECK(cudaFuncSetAttribute(fused_pass, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)hist_bytes));
-    size_t refs_per_block = (size_t)F_TILE * F_TILES_PER_BLOCK;
-    dim3 grid((unsigned)((p->queries + F_TQ - 1) / F_TQ),
-              (unsigned)((p->refs + refs_per_block - 1) / refs_per_block));
-
-    fused_pass<<<grid, F_THREADS, staging>>>(PASS_MINMAX, dev->query, dev->base_t, dev->qnorm,
-                                             dev->rnorm, p->queries, p->refs, p->dims, p->bins,
-                                             dev->smin, dev->smax, dev->threshold, dev->hist, 0);
-    CUDA_CHECK_LAUNCH();
+    run_pass(dev, PASS_MINMAX);
     step_timer_mark(&dev->timer, 0, NN_STEP_MINMAX);
-    nn_launch_thresholds(dev, 0, p->queries, 0);
+    nn_launch_thresholds(dev, 0, dev->p.queries, 0);
     step_timer_mark(&dev->timer, 0, NN_STEP_THRESHOLDS);
-    fused_pass<<<grid, F_THREADS, hist_bytes>>>(PASS_HISTOGRAM, dev->query, dev->base_t,
-                                                dev->qnorm, dev->rnorm, p->queries, p->refs,
-                                                p->dims, p->bins, dev->smin, dev->smax,
-                                                dev->threshold, dev->hist, shared_hist);
-    CUDA_CHECK_LAUNCH();
+    run_pass(dev, PASS_HISTOGRAM);
     step_timer_mark(&dev->timer, 0, NN_STEP_HISTOGRAM);
 }
 
 /* No distances in memory; per pass the references are read once per block of
- * F_TQ queries (mostly from the L2 cache), the queries once, and the
+ * 8 x groups queries (mostly from the L2 cache), the queries once, and the
  * histogram pass writes the counts. */
 static double step_bytes(const nn_device *dev, int step)
 {
@@ -226,7 +273,8 @@ static double step_bytes(const nn_device *dev, int step)
     const double q = p->queries, r = p->refs, d = p->dims, k = p->bins;
     if (step == NN_STEP_DISTANCES)
         return 0;
-    double blocks = (double)nn_round_up(p->queries, F_TQ) / F_TQ;
+    int tq = 8 * plan_pass(dev, step == NN_STEP_MINMAX ? PASS_MINMAX : PASS_HISTOGRAM).groups;
+    double blocks = (double)nn_round_up(p->queries, tq) / tq;
     return 4.0 * d * (r * blocks + q) + (step == NN_STEP_HISTOGRAM ? 4.0 * q * k : 0.0);
 }
 
