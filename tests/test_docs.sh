@@ -57,21 +57,22 @@ for deck in "${decks[@]}"; do
     grep -q "](img/$name.svg)" "$deck" || fail "$deck: the idea's picture img/$name.svg is not shown"
     grep -q '^<!-- table ' "$deck" || fail "$deck: no table made from a CSV"
     grep -q '](../results/.*/plots/.*\.png)' "$deck" || fail "$deck: no plot"
-    grep -qE '^<!-- (diff|code) ' "$deck" || fail "$deck: no quoted diff or code"
+    grep -qE '^<!-- (diff|diff06|code) ' "$deck" || fail "$deck: no quoted diff or code"
 done
 
 # Quoted lines.  In a deck, "<!-- diff FROM TO -->" before a code block says that every
-# line of the block is a line of `make diff FROM=.. TO=..` (sign included), and
+# line of the block is a line of `make diff FROM=.. TO=..` (sign included),
+# "<!-- diff06 FROM TO -->" the same of `make diff06` (stage 06's versions), and
 # "<!-- code FILE -->" that every line is a line of FILE; blank lines and "..." are
 # allowed.  Spacing is compared loosely (runs of blanks as one).
 normalise() { sed 's/^\([-+]\)[[:space:]]*/\1/; s/^[[:space:]]*//; s/[[:space:]]\+/ /g; s/ $//'; }
 for deck in "${decks[@]}"; do
-    grep -nE '^<!-- (diff|code) ' "$deck" | while IFS=: read -r line marker; do
+    grep -nE '^<!-- (diff|diff06|code) ' "$deck" | while IFS=: read -r line marker; do
         set -- $marker
         kind=$2
-        if [ "$kind" = diff ]; then
-            make -s diff FROM="$3" TO="$4" 2>/dev/null | normalise >"$tmp/source"
-            what="make diff FROM=$3 TO=$4"
+        if [ "$kind" = diff ] || [ "$kind" = diff06 ]; then
+            make -s "$kind" FROM="$3" TO="$4" 2>/dev/null | normalise >"$tmp/source"
+            what="make $kind FROM=$3 TO=$4"
         else
             [ -f "$3" ] || { echo "FAIL: $deck:$line quotes $3, which does not exist"; continue; }
             normalise <"$3" >"$tmp/source"
