@@ -63,8 +63,9 @@ static void usage(void)
            "  --bins K            bins per histogram, 1..%d (default 5000)\n"
            "  --version N|all     0 naive, 1 report pipeline (float bins), 2 exact bins,\n"
            "                      3 reductions done well, 4 shared-memory histograms,\n"
-           "                      5 fused, 6 fused with margin binning, 7 integer tensor\n"
-           "                      cores (byte data; else it runs 6) (default 7)\n"
+           "                      5 fused, 6 fused with margin binning, 7 bytes (dp4a),\n"
+           "                      8 integer tensor cores (7 and 8: byte data, else 6 runs)\n"
+           "                      (default 8)\n"
            "  --reduce N          version 3's reduction: 1 divergent, 2 strided, 3 sequential,\n"
            "                      4 warp shuffle (default 4)\n"
            "measurement and output\n"
@@ -198,7 +199,7 @@ static void generate_data(const nn_config *c, nn_data *data)
 typedef struct {
     const char *name;
     int version; /* or NN_CUBLAS */
-    int ran;     /* the version that ran (version 7 runs 6 where it does not apply) */
+    int ran;     /* the version that ran (nn_version_runs_as) */
     nn_timing median;
     int check_ok;
     int mismatched; /* float bins: sampled rows that differ from the exact reference */
@@ -224,8 +225,8 @@ static void measure(nn_device *dev, const nn_config *c, const nn_problem *p,
         if (rc)
             die(err);
         char msg[512];
-        /* version 7's integer sums are exact on every byte data it accepts */
-        int exact_run = exact || run.ran_version == NN_VERSION_IMMA;
+        /* versions 7 and 8's integer sums are exact on every byte data they accept */
+        int exact_run = exact || (row->version != NN_CUBLAS && run.ran_version >= NN_VERSION_BYTES);
         int failed = nn_version_report_bins(row->version)
                          ? nn_check_report_rule(p, ref, hist, exact_run, &row->mismatched, msg,
                                                 sizeof msg)
@@ -303,7 +304,8 @@ static void print_result(const result_row *row, const nn_problem *p, const nn_co
         printf(" reduce=%d", c->reduce);
     if (row->version != NN_CUBLAS && row->ran != row->version)
         printf(" ran=%d", row->ran);
-    if (row->ran == NN_VERSION_IMMA) /* its one-off byte copies, outside ms like every setup step */
+    if (row->version != NN_CUBLAS && row->ran >= NN_VERSION_BYTES) /* the one-off byte copies,
+                                                         outside ms like every setup step */
         printf(" pack_ms=%.3f", pack_ms);
     printf(" runs=%d ms=%.3f", c->runs, row->median.total_ms);
     for (int s = 0; s < NN_STEPS; s++)
@@ -369,12 +371,12 @@ int main(int argc, char **argv)
     printf("  setup     %.3f ms (upload, transpose, norms, byte copies; not in the times)\n",
            nn_device_setup_ms(dev));
     if (nn_device_pack_ms(dev) > 0.0)
-        printf("            of which %.3f ms made version 7's byte copies of the vectors\n",
+        printf("            of which %.3f ms made versions 7 and 8's byte copies of the vectors\n",
                nn_device_pack_ms(dev));
     int wants_imma = c.version == ALL_VERSIONS || c.version == NN_VERSION_IMMA;
     if (wants_imma && nn_imma_unusable(dev))
-        printf("  version %d runs version %d here: %s\n", NN_VERSION_IMMA, NN_VERSION_IMMA - 1,
-               nn_imma_unusable(dev));
+        printf("  version %d runs version %d here: %s\n", NN_VERSION_IMMA,
+               nn_version_runs_as(dev, NN_VERSION_IMMA), nn_imma_unusable(dev));
 
     int all = c.version == ALL_VERSIONS;
     int first = all ? 0 : c.version, last = all ? NN_VERSIONS - 1 : c.version;

@@ -12,7 +12,8 @@
  *   v4_shared_hist.cu    one histogram per block in shared memory
  *   v5_fused.cu          fused and register-tiled: no distances in memory
  *   v6_margin_bins.cu    exact bins without reading the thresholds
- *   v7_tensor_cores.cu   integer tensor cores on byte data
+ *   v7_bytes.cu          bytes in place of floats: 4 dimensions a word, __dp4a
+ *   v8_tensor_cores.cu   integer tensor cores on byte data
  *
  * The problem (course report 004): Q query points and R reference points in d
  * dimensions (SIFT1M: 10,000 x 1,000,000 x 128).  For each query, the distances
@@ -27,12 +28,12 @@
  * product, both in float32.  On integer data 0..255 with d <= 129 every partial
  * sum is an integer below 2^24, which float32 holds exactly, so every version
  * computes the exact squared distances - and, through the thresholds, the
- * exact bins (nn_exact_data in nn_problem.h).  Version 7 sums in int32, exact
- * on any byte data; its squared distances stay below 2^24, exact as floats,
+ * exact bins (nn_exact_data in nn_problem.h).  Versions 7 and 8 sum in int32,
+ * exact on any byte data; its squared distances stay below 2^24, exact as floats,
  * up to 256 dimensions (nn_imma_data).  Version 1 alone bins by the report's
  * float rule and gets some rows wrong, as the report did.
  *
- * Run:  build/bin/06_nn_histogram --version 5 --bins 5000
+ * Run:  build/bin/06_nn_histogram --version 7 --bins 5000
  *       build/bin/06_nn_histogram -q 1000 -r 100000 --version all
  */
 #include <limits.h>
@@ -84,7 +85,26 @@ __global__ void squared_norms(const float *x, int n, int d, float *norm)
         norm[v] = sum;
 }
 
-/* Version 7's copy of n vectors: bytes, padded to rows_pad rows and to whole
+/* Version 7's copy of n vectors: bytes, 4 dimensions to a word (the last word
+ * padded with zeros), word w of vector v at w * n + v when transposed (the
+ * references: neighbouring threads read neighbouring vectors), else at
+ * v * words + w. */
+__global__ void pack_words(const float *src, int n, int d, int words, int transposed,
+                           uint32_t *dst)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= (size_t)n * words)
+        return;
+    size_t v = transposed ? i % n : i / words;
+    int w = (int)(transposed ? i / n : i % words);
+    uint32_t word = 0;
+    for (int b = 0; b < 4; b++)
+        if (4 * w + b < d)
+            word |= (uint32_t)src[v * d + 4 * w + b] << (8 * b);
+    dst[i] = word;
+}
+
+/* Version 8's copy of n vectors: bytes, padded to rows_pad rows and to whole
  * blocks of 128 dimensions, each block's words in the fragments' order. */
 __global__ void pack_bytes(const float *src, int n, int d, int rows_pad, int kblocks,
                            uint32_t *dst)
@@ -102,8 +122,8 @@ __global__ void pack_bytes(const float *src, int n, int d, int rows_pad, int kbl
 
 size_t nn_round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
-/* Version 7 needs byte data (nn_imma_data) and mma.sync with u8 inputs
- * (compute capability 8.0 and later); otherwise it runs version 6. */
+/* Version 8 needs byte data (nn_imma_data) and mma.sync with u8 inputs
+ * (compute capability 8.0 and later); otherwise version 7 or 6 runs. */
 static int imma_usable(const nn_problem *p, char *why, size_t whylen)
 {
     if (gpu_compute_capability() < 80) {
@@ -133,7 +153,9 @@ extern "C" nn_device *nn_device_create(const nn_problem *p, char *err, size_t er
     int imma = imma_usable(p, why, sizeof why);
     int kblocks = (p->dims + IMMA_BLOCK_DIMS - 1) / IMMA_BLOCK_DIMS;
     size_t q_pad = nn_round_up(q, I_ROWS_ALIGN), r_pad = nn_round_up(r, I_ROWS_ALIGN);
-    size_t packed_bytes = imma ? (q_pad + r_pad) * (size_t)kblocks * IMMA_BLOCK_DIMS : 0;
+    int byte_data = nn_imma_data(p), words = (p->dims + 3) / 4;
+    size_t packed_bytes = (imma ? (q_pad + r_pad) * (size_t)kblocks * IMMA_BLOCK_DIMS : 0) +
+                          (byte_data ? (q + r) * (size_t)words * 4 : 0);
     size_t thread_hists = (size_t)chunk * PER_THREAD_HISTS * k;
     size_t bytes = (q * d + 2 * r * d + q + r + (size_t)chunk * r) * sizeof(float) +
                    (2 * q + q * k + thread_hists) * sizeof(uint32_t) +
@@ -149,6 +171,8 @@ extern "C" nn_device *nn_device_create(const nn_problem *p, char *err, size_t er
     dev->p = *p;
     dev->chunk = chunk;
     dev->imma = imma;
+    dev->bytes = byte_data;
+    dev->words = words;
     snprintf(dev->imma_why, sizeof dev->imma_why, "%s", imma ? "" : why);
     dev->query = (float *)gpu_alloc(q * d * sizeof(float), 1);
     dev->base = (float *)gpu_alloc(r * d * sizeof(float), 1);
@@ -174,16 +198,26 @@ extern "C" nn_device *nn_device_create(const nn_problem *p, char *err, size_t er
                                                              dev->rnorm);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaDeviceSynchronize());
-    if (imma) { /* timed on its own: it is version 7's one-off price */
-        double p0 = host_time_ms();
+    double p0 = host_time_ms(); /* timed on its own: versions 7 and 8's one-off price */
+    if (byte_data) {
+        dev->query4 = (uint32_t *)gpu_alloc(q * words * sizeof(uint32_t), 1);
+        dev->base4 = (uint32_t *)gpu_alloc(r * words * sizeof(uint32_t), 1);
+        pack_words<<<(unsigned)((q * words + 255) / 256), 256>>>(dev->query, p->queries, p->dims,
+                                                                 words, 0, dev->query4);
+        CUDA_CHECK_LAUNCH();
+        pack_words<<<(unsigned)((r * words + 255) / 256), 256>>>(dev->base, p->refs, p->dims,
+                                                                 words, 1, dev->base4);
+        CUDA_CHECK_LAUNCH();
+    }
+    if (imma) {
         dev->kblocks = kblocks;
         dev->query8 = (uint32_t *)gpu_alloc(q_pad * kblocks * IMMA_BLOCK_DIMS, 1);
         dev->base8 = (uint32_t *)gpu_alloc(r_pad * kblocks * IMMA_BLOCK_DIMS, 1);
         pack_vectors(dev->query, p->queries, p->dims, (int)q_pad, kblocks, dev->query8);
         pack_vectors(dev->base, p->refs, p->dims, (int)r_pad, kblocks, dev->base8);
-        CUDA_CHECK(cudaDeviceSynchronize());
-        dev->pack_ms = host_time_ms() - p0;
     }
+    CUDA_CHECK(cudaDeviceSynchronize());
+    dev->pack_ms = host_time_ms() - p0;
     step_timer_create(&dev->timer);
     dev->setup_ms = host_time_ms() - t0;
     return dev;
@@ -196,6 +230,8 @@ extern "C" void nn_device_destroy(nn_device *dev)
     step_timer_destroy(&dev->timer);
     gpu_free(dev->base8);
     gpu_free(dev->query8);
+    gpu_free(dev->base4);
+    gpu_free(dev->query4);
     gpu_free(dev->margin);
     gpu_free(dev->thread_hist);
     gpu_free(dev->dist);
@@ -219,7 +255,7 @@ extern "C" double nn_device_pack_ms(const nn_device *dev) { return dev->pack_ms;
 
 static const nn_version *const versions[NN_VERSIONS] = {
     &nn_version_0, &nn_version_1, &nn_version_2, &nn_version_3,
-    &nn_version_4, &nn_version_5, &nn_version_6, &nn_version_7,
+    &nn_version_4, &nn_version_5, &nn_version_6, &nn_version_7, &nn_version_8,
 };
 
 extern "C" const char *nn_version_name(int version)
@@ -373,6 +409,15 @@ extern "C" const char *nn_imma_unusable(const nn_device *dev)
     return dev->imma ? NULL : dev->imma_why;
 }
 
+extern "C" int nn_version_runs_as(const nn_device *dev, int version)
+{
+    if (version >= NN_VERSION_BYTES && !dev->bytes)
+        return NN_VERSION_BYTES - 1;
+    if (version == NN_VERSION_IMMA && !dev->imma)
+        return NN_VERSION_IMMA - 1;
+    return version;
+}
+
 extern "C" int nn_run_version(nn_device *dev, int version, int reduce, uint32_t *hist,
                               nn_timing *timing, char *err, size_t errlen)
 {
@@ -380,8 +425,7 @@ extern "C" int nn_run_version(nn_device *dev, int version, int reduce, uint32_t 
         snprintf(err, errlen, "--version %d: versions are 0 to %d", version, NN_VERSIONS - 1);
         return -1;
     }
-    if (version == NN_VERSION_IMMA && !dev->imma)
-        version = NN_VERSION_IMMA - 1;
+    version = nn_version_runs_as(dev, version);
     report_clear(&dev->report, 1);
     nn_clear_results(dev);
     step_timer_start(&dev->timer);

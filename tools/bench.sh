@@ -219,9 +219,9 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         cols="$cols histogram_ms cublas_ms vs_cublas exact check gpu args"
         for k in 1 5 50 500 5000; do
             # cuBLAS runs beside both versions (each vs_cublas is from its own process);
-            # its row is kept once per K, from version 7's run
-            nn_run "$cols" no-cublas --bins "$k" --version 6 --runs "${NN06_RUNS:-3}" || break
-            nn_run "$cols" rows --bins "$k" --version 7 --runs "${NN06_RUNS:-3}" || break
+            # its row is kept once per K, from version 8's run
+            nn_run "$cols" no-cublas --bins "$k" --version 7 --runs "${NN06_RUNS:-3}" || break
+            nn_run "$cols" rows --bins "$k" --version 8 --runs "${NN06_RUNS:-3}" || break
         done ;;
     *) echo "unknown set '$set'" >&2; exit 2 ;;
     esac

@@ -1,20 +1,20 @@
 /*
- * 06_nn_histogram/v7_tensor_cores.cu - version 7: integer tensor cores.
+ * 06_nn_histogram/v8_tensor_cores.cu - version 8: integer tensor cores.
  *
- * What changed since version 6 (several changes at once - splitting them into
+ * What changed since version 7 (several changes at once - splitting them into
  * versions of their own is still to do):
- * - bytes in place of floats: on byte data (integers 0..255, as SIFT is) the
- *   vectors are stored once as bytes (imma_layout.h), a quarter of the
- *   floats' traffic;
  * - the dot products are integer matrix products: mma.sync with u8 inputs
- *   and int32 sums, exact and many times faster than float multiply-adds;
+ *   and int32 sums, a 16 x 8 tile of dot products over 32 dimensions per warp
+ *   instruction where __dp4a does 4 multiply-adds per thread; the bytes are
+ *   stored once more in the fragments' order (imma_layout.h), a thread's share
+ *   of a fragment one 32-byte load straight from global memory into registers;
  * - binning as in version 6, but 8 distances side by side with no branch
  *   between them (the square root's own special-case branch too:
  *   nn_sqrt_small), and for K <= 9 by comparing with each threshold;
  * - histogram copies (lanes of a warp count into different copies) and the
  *   warps per block chosen per pass (plan_imma).
- * On other data, or a GPU older than compute capability 8.0, version 7 runs
- * version 6 and says so.
+ * On a GPU older than compute capability 8.0 version 8 runs version 7, on
+ * data that are not bytes version 6, and says so.
  */
 #include "cuda_check.h"
 #include "gpu.h"
@@ -426,7 +426,7 @@ static void launch_imma(nn_device *dev, const imma_plan *plan)
 }
 
 /* The kernel for this pass and plan; KB, the blocks of 128 dimensions, is 1
- * or 2 (version 7 takes at most 256 dimensions). */
+ * or 2 (version 8 takes at most 256 dimensions). */
 template <int KB>
 static void run_imma_pass_kb(nn_device *dev, int pass, const imma_plan *plan)
 {
@@ -479,4 +479,4 @@ static double step_bytes(const nn_device *dev, int step)
     return r * row * blocks + q * row + (step == NN_STEP_HISTOGRAM ? 4.0 * q * k : 0.0);
 }
 
-extern const nn_version nn_version_7 = {"integer tensor cores", 0, run, step_bytes};
+extern const nn_version nn_version_8 = {"integer tensor cores", 0, run, step_bytes};
