@@ -64,8 +64,8 @@ static void usage(void)
            "  --version N|all     0 naive, 1 report pipeline (float bins), 2 exact bins,\n"
            "                      3 reductions done well, 4 shared-memory histograms,\n"
            "                      5 fused, 6 fused with margin binning, 7 bytes (dp4a),\n"
-           "                      8 integer tensor cores (7 and 8: byte data, else 6 runs)\n"
-           "                      (default 8)\n"
+           "                      8 integer tensor cores, 9 tensor cores with tuned bins\n"
+           "                      (7-9: byte data, else 6 runs) (default 9)\n"
            "  --reduce N          version 3's reduction: 1 divergent, 2 strided, 3 sequential,\n"
            "                      4 warp shuffle (default 4)\n"
            "measurement and output\n"
@@ -91,7 +91,7 @@ static int number(const char *option, const char *text, uint64_t min, uint64_t m
 static void parse(int argc, char **argv, nn_config *c)
 {
     *c = (nn_config){.queries = 10000, .refs = 1000000, .dims = 128, .bins = 5000,
-                     .version = NN_VERSION_IMMA, .reduce = NN_REDUCE_SHUFFLE, .seed = 2026,
+                     .version = NN_VERSIONS - 1, .reduce = NN_REDUCE_SHUFFLE, .seed = 2026,
                      .runs = 3, .check = 16};
     int sizes_given = 0;
     for (int i = 1; i < argc; i++) {
@@ -225,7 +225,7 @@ static void measure(nn_device *dev, const nn_config *c, const nn_problem *p,
         if (rc)
             die(err);
         char msg[512];
-        /* versions 7 and 8's integer sums are exact on every byte data they accept */
+        /* versions 7-9's integer sums are exact on every byte data they accept */
         int exact_run = exact || (row->version != NN_CUBLAS && run.ran_version >= NN_VERSION_BYTES);
         int failed = nn_version_report_bins(row->version)
                          ? nn_check_report_rule(p, ref, hist, exact_run, &row->mismatched, msg,
@@ -371,12 +371,13 @@ int main(int argc, char **argv)
     printf("  setup     %.3f ms (upload, transpose, norms, byte copies; not in the times)\n",
            nn_device_setup_ms(dev));
     if (nn_device_pack_ms(dev) > 0.0)
-        printf("            of which %.3f ms made versions 7 and 8's byte copies of the vectors\n",
+        printf("            of which %.3f ms made versions 7-9's byte copies of the vectors\n",
                nn_device_pack_ms(dev));
-    int wants_imma = c.version == ALL_VERSIONS || c.version == NN_VERSION_IMMA;
+    int wants_imma = c.version == ALL_VERSIONS || c.version >= NN_VERSION_IMMA;
     if (wants_imma && nn_imma_unusable(dev))
-        printf("  version %d runs version %d here: %s\n", NN_VERSION_IMMA,
-               nn_version_runs_as(dev, NN_VERSION_IMMA), nn_imma_unusable(dev));
+        printf("  versions %d and %d run version %d here: %s\n", NN_VERSION_IMMA,
+               NN_VERSION_IMMA + 1, nn_version_runs_as(dev, NN_VERSION_IMMA),
+               nn_imma_unusable(dev));
 
     int all = c.version == ALL_VERSIONS;
     int first = all ? 0 : c.version, last = all ? NN_VERSIONS - 1 : c.version;

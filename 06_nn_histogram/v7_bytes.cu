@@ -47,9 +47,10 @@ static __device__ __forceinline__ void load_stage(const uint32_t *base4, int ref
  * 8 QG queries of the block.  Each thread computes an 8 x F_RPT tile of dot
  * products in registers: per word (4 dimensions) it reads F_RPT references'
  * words (two 16-byte loads) and 8 query words (the same address for the whole
- * warp: a broadcast), for 8 * F_RPT __dp4a - 4 byte multiply-adds each.  While it does, the next step's
- * reference values are already on their way into its registers (load_stage),
- * so the wait for memory overlaps the arithmetic.  The squared distance is
+ * warp: a broadcast), for 8 * F_RPT __dp4a - 4 byte multiply-adds each.
+ * While it does, the next step's reference words are already on their way
+ * into its registers (load_stage), so the wait for memory overlaps the
+ * arithmetic.  The squared distance is
  * ||q||^2 + ||r||^2 - 2 q.r.
  * PASS_MINMAX keeps the smallest and largest per query; PASS_HISTOGRAM bins
  * them into the block's private histograms (s_hist, when they fit in shared
