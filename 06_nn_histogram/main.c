@@ -304,8 +304,8 @@ static void print_result(const result_row *row, const nn_problem *p, const nn_co
         printf(" reduce=%d", c->reduce);
     if (row->version != NN_CUBLAS && row->ran != row->version)
         printf(" ran=%d", row->ran);
-    if (row->version != NN_CUBLAS && row->ran >= NN_VERSION_BYTES) /* the one-off byte copies,
-                                                         outside ms like every setup step */
+    /* the one-off byte copies of versions 7-9, outside ms like every setup step */
+    if (row->version != NN_CUBLAS && row->ran >= NN_VERSION_BYTES)
         printf(" pack_ms=%.3f", pack_ms);
     printf(" runs=%d ms=%.3f", c->runs, row->median.total_ms);
     for (int s = 0; s < NN_STEPS; s++)
@@ -408,8 +408,8 @@ int main(int argc, char **argv)
                rows[i].check_ok ? "PASS" : "FAIL", rows[i].check);
     /* measured once, after the versions: what "% of copy" is a share of */
     double copy_gbs = gpu_copy_gbs();
-    printf("  GB/s of each step: the bytes it must move (a model, nn_step_bytes in\n"
-           "  nn_histogram.cu: vectors once per block of queries, mostly from the L2 cache)\n"
+    printf("  GB/s of each step: the bytes it must move (a model, step_bytes in each\n"
+           "  vN_*.cu: vectors once per block of queries, mostly from the L2 cache)\n"
            "  over its time, and %% of the device-to-device copy bandwidth, %.1f GB/s here\n",
            copy_gbs);
     printf("  %-26s", "version");

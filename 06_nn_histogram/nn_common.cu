@@ -30,11 +30,11 @@
  * sum is an integer below 2^24, which float32 holds exactly, so every version
  * computes the exact squared distances - and, through the thresholds, the
  * exact bins (nn_exact_data in nn_problem.h).  Versions 7-9 sum in int32,
- * exact on any byte data; its squared distances stay below 2^24, exact as floats,
- * up to 256 dimensions (nn_imma_data).  Version 1 alone bins by the report's
+ * exact on any byte data; their squared distances stay below 2^24, exact as
+ * floats, up to 256 dimensions (nn_imma_data).  Version 1 alone bins by the report's
  * float rule and gets some rows wrong, as the report did.
  *
- * Run:  build/bin/06_nn_histogram --version 7 --bins 5000
+ * Run:  build/bin/06_nn_histogram --version 7 --bins 5000    (make diff06 FROM=6 TO=7)
  *       build/bin/06_nn_histogram -q 1000 -r 100000 --version all
  */
 #include <limits.h>
