@@ -205,7 +205,7 @@ NN_HD static inline float nn_guess(float s, float root, float scale)
 }
 
 #ifdef __CUDACC__
-/* sqrt(s), correctly rounded, for s = 0 and 1 <= s <= 2^24 only: version 9's
+/* sqrt(s), correctly rounded, for s = 0 and 1 <= s <= 2^24 only: versions 9-10's
  * squared distances, integers below 2^24.  __fsqrt_rn first checks whether
  * its input is tiny, huge or special and branches to a slow path if so; in a
  * loop over 1e10 distances that check and branch cost as much as the root,
@@ -247,7 +247,7 @@ NN_HD static inline int nn_bin_guessed(float s, const float *threshold, int k, f
 }
 
 /*
- * Exact bins without reading the thresholds (versions 6 to 9).
+ * Exact bins without reading the thresholds (versions 6 to 10).
  *
  * The guess g(s) is off by a few float roundings, so it is only wrong near a
  * bin edge.  How near, each query measures once, at its own thresholds: the

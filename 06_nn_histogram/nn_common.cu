@@ -14,7 +14,8 @@
  *   v6_margin_bins.cu    exact bins without reading the thresholds
  *   v7_bytes.cu          bytes in place of floats: 4 dimensions a word, __dp4a
  *   v8_tensor_cores.cu   integer tensor cores on byte data
- *   v9_tuned_bins.cu     the histogram pass tuned for the instruction stream
+ *   v9_tuned_bins.cu     binning tuned for the instruction stream
+ *   v10_copies_warps.cu  histogram copies and more warps per block
  *
  * The problem (course report 004): Q query points and R reference points in d
  * dimensions (SIFT1M: 10,000 x 1,000,000 x 128).  For each query, the distances
@@ -29,7 +30,7 @@
  * product, both in float32.  On integer data 0..255 with d <= 129 every partial
  * sum is an integer below 2^24, which float32 holds exactly, so every version
  * computes the exact squared distances - and, through the thresholds, the
- * exact bins (nn_exact_data in nn_problem.h).  Versions 7-9 sum in int32,
+ * exact bins (nn_exact_data in nn_problem.h).  Versions 7-10 sum in int32,
  * exact on any byte data; their squared distances stay below 2^24, exact as
  * floats, up to 256 dimensions (nn_imma_data).  Version 1 alone bins by the report's
  * float rule and gets some rows wrong, as the report did.
@@ -105,7 +106,7 @@ __global__ void pack_words(const float *src, int n, int d, int words, int transp
     dst[i] = word;
 }
 
-/* Versions 8 and 9's copy of n vectors: bytes, padded to rows_pad rows and to whole
+/* Versions 8-10's copy of n vectors: bytes, padded to rows_pad rows and to whole
  * blocks of 128 dimensions, each block's words in the fragments' order. */
 __global__ void pack_bytes(const float *src, int n, int d, int rows_pad, int kblocks,
                            uint32_t *dst)
@@ -123,7 +124,7 @@ __global__ void pack_bytes(const float *src, int n, int d, int rows_pad, int kbl
 
 size_t nn_round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
-/* Versions 8 and 9 need byte data (nn_imma_data) and mma.sync with u8 inputs
+/* Versions 8-10 need byte data (nn_imma_data) and mma.sync with u8 inputs
  * (compute capability 8.0 and later); otherwise version 7 or 6 runs. */
 static int imma_usable(const nn_problem *p, char *why, size_t whylen)
 {
@@ -199,7 +200,7 @@ extern "C" nn_device *nn_device_create(const nn_problem *p, char *err, size_t er
                                                              dev->rnorm);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaDeviceSynchronize());
-    double p0 = host_time_ms(); /* timed on its own: versions 7-9's one-off price */
+    double p0 = host_time_ms(); /* timed on its own: versions 7-10's one-off price */
     if (byte_data) {
         dev->query4 = (uint32_t *)gpu_alloc(q * words * sizeof(uint32_t), 1);
         dev->base4 = (uint32_t *)gpu_alloc(r * words * sizeof(uint32_t), 1);
@@ -257,6 +258,7 @@ extern "C" double nn_device_pack_ms(const nn_device *dev) { return dev->pack_ms;
 static const nn_version *const versions[NN_VERSIONS] = {
     &nn_version_0, &nn_version_1, &nn_version_2, &nn_version_3,
     &nn_version_4, &nn_version_5, &nn_version_6, &nn_version_7, &nn_version_8, &nn_version_9,
+    &nn_version_10,
 };
 
 extern "C" const char *nn_version_name(int version)

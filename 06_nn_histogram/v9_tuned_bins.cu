@@ -1,6 +1,6 @@
 /*
- * 06_nn_histogram/v9_tuned_bins.cu - version 9: the histogram pass tuned for
- * the instruction stream.
+ * 06_nn_histogram/v9_tuned_bins.cu - version 9: binning tuned for the
+ * instruction stream.
  *
  * What changed since version 8: only how the histogram pass bins and counts.
  * Once the tensor cores made the dot products cheap, binning became most of
@@ -13,10 +13,8 @@
  * - each query's values (norm, root, scale, margin) stay in registers where
  *   there are few groups;
  * - the atomics go to shared memory or to global memory in separate loops, so
- *   that the compiler issues shared-memory atomics rather than generic ones;
- * - up to 32 copies of each histogram where they fit (lanes of a warp count
- *   into different copies, so they do not collide on one counter), and 16 or 24
- *   warps per block in the histogram pass (plan_imma).
+ *   that the compiler issues shared-memory atomics rather than generic ones.
+ * Still one histogram per query and 8 warps per block, as in version 8.
  * On a GPU older than compute capability 8.0 version 9 runs version 7, on
  * data that are not bytes version 6, and says so.
  */
@@ -28,8 +26,6 @@
 enum { PASS_MINMAX = 0, PASS_HISTOGRAM = 1 };
 
 #define I_WARPS 8                  /* warps per block */
-#define I_HIST_WARPS_ONE_GROUP 24  /* ... when one group fills the shared memory (plan_imma) */
-#define I_HIST_WARPS 16            /* ... in the histogram pass otherwise (plan_imma) */
 #define I_MTILES 2                 /* 16-reference tiles per warp step */
 #define I_STEP (16 * I_MTILES)     /* references per warp step: 32 */
 #define I_MAX_GROUPS 4             /* groups of 8 queries per block: up to 32 queries */
@@ -380,25 +376,10 @@ static imma_plan plan_imma(const nn_device *dev, int pass)
         size_t per_query = (size_t)p->bins * sizeof(uint32_t);
         while (plan.groups > 1 && fragments + plan.groups * 8 * per_query > room)
             plan.groups /= 2;
-        if (fragments + plan.groups * 8 * per_query <= room) {
-            /* extra copies where they are cheap, against colliding lanes */
-            size_t cheap = room < 48 * 1024 ? room : 48 * 1024;
+        if (fragments + plan.groups * 8 * per_query <= room)
             plan.copies = 1;
-            while (plan.copies < 32 &&
-                   fragments + plan.groups * 8 * per_query * plan.copies * 2 <= cheap)
-                plan.copies *= 2;
-        } else {
+        else
             plan.groups = I_MAX_GROUPS;
-        }
-        /* The histograms fill the shared memory, or the registers (128 a
-         * thread) allow 512 threads a multiprocessor: 16 warps a block,
-         * where two blocks of 8 may not fit.  One group at K = 5000 leaves
-         * room for more threads at 80 registers: 24 warps, so that while
-         * some wait for their references or their atomics, others have
-         * work.  On the H100 at K = 5000 (1,000 queries, before the
-         * epilogue was made branch-free): 8 warps 8.5 ms, 16 warps 4.9 ms,
-         * 24 warps 3.8 ms, 32 warps 3.8 ms (and spills) */
-        plan.warps = plan.groups == 1 ? I_HIST_WARPS_ONE_GROUP : I_HIST_WARPS;
         /* enough references per block that the final flush of its K counters
          * per query is small beside the distances it counted */
         plan.refs_per_block = (int)nn_round_up((size_t)(64 * p->bins > I_MINMAX_REFS ? 64 * p->bins
@@ -437,15 +418,15 @@ static void run_imma_pass_kb(nn_device *dev, int pass, const imma_plan *plan)
     if (pass == PASS_MINMAX)
         launch_imma<PASS_MINMAX, I_MAX_GROUPS, I_WARPS, 0, KB>(dev, plan);
     else if (plan->groups == 4 && dev->p.bins <= 5) /* a few thresholds: compare with each */
-        launch_imma<PASS_HISTOGRAM, 4, I_HIST_WARPS, 4, KB>(dev, plan);
+        launch_imma<PASS_HISTOGRAM, 4, I_WARPS, 4, KB>(dev, plan);
     else if (plan->groups == 4 && dev->p.bins <= 9)
-        launch_imma<PASS_HISTOGRAM, 4, I_HIST_WARPS, 8, KB>(dev, plan);
+        launch_imma<PASS_HISTOGRAM, 4, I_WARPS, 8, KB>(dev, plan);
     else if (plan->groups == 4)
-        launch_imma<PASS_HISTOGRAM, 4, I_HIST_WARPS, 0, KB>(dev, plan);
+        launch_imma<PASS_HISTOGRAM, 4, I_WARPS, 0, KB>(dev, plan);
     else if (plan->groups == 2)
-        launch_imma<PASS_HISTOGRAM, 2, I_HIST_WARPS, 0, KB>(dev, plan);
+        launch_imma<PASS_HISTOGRAM, 2, I_WARPS, 0, KB>(dev, plan);
     else
-        launch_imma<PASS_HISTOGRAM, 1, I_HIST_WARPS_ONE_GROUP, 0, KB>(dev, plan);
+        launch_imma<PASS_HISTOGRAM, 1, I_WARPS, 0, KB>(dev, plan);
 }
 
 static void run_imma_pass(nn_device *dev, int pass)

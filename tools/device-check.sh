@@ -65,7 +65,7 @@ for part in "${parts[@]}"; do
                 --version all --runs 1 >"$OUT/scout06_k$k.log" 2>&1
             r=$?; [ "$r" -eq 0 ] || rc=$r
             note "scout06 K=$k: exit $r"
-            grep -E '^  (cuBLAS|naive|report|exact|reductions|shared|fused|bytes|integer|tensor)' "$OUT/scout06_k$k.log" | tee -a "$summary"
+            grep -E '^  (cuBLAS|naive|report|exact|reductions|shared|fused|bytes|integer|tensor|copies)' "$OUT/scout06_k$k.log" | tee -a "$summary"
         done ;;
     bench)
         tools/bench.sh build/bin ${BENCH_SETS:-stages sweep02 sweep03 sweep04 sweep05} >"$OUT/bench.log" 2>&1
