@@ -198,30 +198,31 @@ typedef struct {
     size_t smem;
 } fused_plan;
 
+/* The shared memory a block of `groups` groups of queries stages its
+ * reference and query values in. */
+static size_t staging_bytes(int groups)
+{
+    return (size_t)(F_WC * (F_THREADS / groups * F_RPT) + 8 * groups * F_WC) * sizeof(uint32_t);
+}
+
 /* The more queries a block takes, the fewer times each reference is read -
  * but the histogram pass needs 8 x groups x K counters in shared memory: as
  * many groups as fit (or all F_GROUPS with global counters, when not even
  * one group's histograms fit in this GPU's shared memory). */
 static fused_plan plan_pass(const nn_device *dev, int pass)
 {
-    fused_plan plan = {F_GROUPS, 0, 0};
-    for (;; plan.groups /= 2) {
-        int tile = F_THREADS / plan.groups * F_RPT;
-        size_t staging = (size_t)(F_WC * tile + 8 * plan.groups * F_WC) * sizeof(uint32_t);
-        size_t with_hist = staging + (size_t)8 * plan.groups * dev->p.bins * sizeof(uint32_t);
-        plan.smem = staging;
-        if (pass == PASS_MINMAX)
-            return plan;
+    fused_plan plan = {F_GROUPS, 0, staging_bytes(F_GROUPS)};
+    if (pass == PASS_MINMAX)
+        return plan;
+    for (int groups = F_GROUPS; groups >= 1; groups /= 2) {
+        size_t hists = (size_t)8 * groups * dev->p.bins * sizeof(uint32_t);
+        size_t with_hist = staging_bytes(groups) + hists;
         if (with_hist + 1024 <= gpu_shared_memory_optin()) { /* room for the static arrays */
-            plan.shared_hist = 1, plan.smem = with_hist;
-            return plan;
-        }
-        if (plan.groups == 1) {
-            plan.groups = F_GROUPS, plan.smem = (size_t)(F_WC * F_THREADS / F_GROUPS * F_RPT +
-                                                         8 * F_GROUPS * F_WC) * sizeof(uint32_t);
-            return plan;
+            fused_plan fits = {groups, 1, with_hist};
+            return fits;
         }
     }
+    return plan; /* not even one group's histograms fit: all groups, global counters */
 }
 
 template <int QG>
