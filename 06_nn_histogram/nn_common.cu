@@ -126,13 +126,13 @@ size_t nn_round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
 /* Versions 8-10 need byte data (nn_imma_data) and mma.sync with u8 inputs
  * (compute capability 8.0 and later); otherwise version 7 or 6 runs. */
-static int imma_usable(const nn_problem *p, char *why, size_t whylen)
+static int imma_usable(int byte_data, char *why, size_t whylen)
 {
     if (gpu_compute_capability() < 80) {
         snprintf(why, whylen, "integer mma needs compute capability 8.0 or later");
         return 0;
     }
-    if (!nn_imma_data(p)) {
+    if (!byte_data) {
         snprintf(why, whylen, "the data are not integers 0..255 in at most 256 dimensions");
         return 0;
     }
@@ -152,10 +152,10 @@ extern "C" nn_device *nn_device_create(const nn_problem *p, char *err, size_t er
     size_t q = (size_t)p->queries, r = (size_t)p->refs, d = (size_t)p->dims, k = (size_t)p->bins;
     int chunk = p->queries < 32 ? p->queries : 32;
     char why[160];
-    int imma = imma_usable(p, why, sizeof why);
+    int byte_data = nn_imma_data(p), words = (p->dims + 3) / 4; /* one pass over the data */
+    int imma = imma_usable(byte_data, why, sizeof why);
     int kblocks = (p->dims + IMMA_BLOCK_DIMS - 1) / IMMA_BLOCK_DIMS;
     size_t q_pad = nn_round_up(q, I_ROWS_ALIGN), r_pad = nn_round_up(r, I_ROWS_ALIGN);
-    int byte_data = nn_imma_data(p), words = (p->dims + 3) / 4;
     size_t packed_bytes = (imma ? (q_pad + r_pad) * (size_t)kblocks * IMMA_BLOCK_DIMS : 0) +
                           (byte_data ? (q + r) * (size_t)words * 4 : 0);
     size_t thread_hists = (size_t)chunk * PER_THREAD_HISTS * k;
