@@ -16,6 +16,11 @@
  *   v8_tensor_cores.cu   integer tensor cores on byte data
  *   v9_tuned_bins.cu     binning tuned for the instruction stream
  *   v10_copies_warps.cu  histogram copies and more warps per block
+ *   v11_packed_counters.cu  16-bit counters: twice the queries per block at large K
+ *   v12_minmax_queries.cu   the min/max pass with 64 queries per block
+ *   v13_count_no_tests.cu   the packed counts without tests or runtime copies
+ *   v14_swapped_operands.cu the packed pass with queries as mma's A matrix
+ *   v15_nearest_test.cu     the sure test of a guessed bin in one comparison
  *
  * The problem (course report 004): Q query points and R reference points in d
  * dimensions (SIFT1M: 10,000 x 1,000,000 x 128).  For each query, the distances
@@ -30,7 +35,7 @@
  * product, both in float32.  On integer data 0..255 with d <= 129 every partial
  * sum is an integer below 2^24, which float32 holds exactly, so every version
  * computes the exact squared distances - and, through the thresholds, the
- * exact bins (nn_exact_data in nn_problem.h).  Versions 7-10 sum in int32,
+ * exact bins (nn_exact_data in nn_problem.h).  Versions 7-15 sum in int32,
  * exact on any byte data; their squared distances stay below 2^24, exact as
  * floats, up to 256 dimensions (nn_imma_data).  Version 1 alone bins by the report's
  * float rule and gets some rows wrong, as the report did.
@@ -106,7 +111,7 @@ __global__ void pack_words(const float *src, int n, int d, int words, int transp
     dst[i] = word;
 }
 
-/* Versions 8-10's copy of n vectors: bytes, padded to rows_pad rows and to whole
+/* Versions 8-15's copy of n vectors: bytes, padded to rows_pad rows and to whole
  * blocks of 128 dimensions, each block's words in the fragments' order. */
 __global__ void pack_bytes(const float *src, int n, int d, int rows_pad, int kblocks,
                            uint32_t *dst)
@@ -120,11 +125,13 @@ __global__ void pack_bytes(const float *src, int n, int d, int rows_pad, int kbl
     dst[i] = row < (size_t)n ? imma_pack_word(src + row * d, d, w) : 0u;
 }
 
-#define I_ROWS_ALIGN 32 /* packed rows come in whole warp steps (references) and blocks (queries) */
+/* packed rows come in whole warp steps (references) and blocks (queries: up to
+ * 64 in versions 12-15's min/max pass) */
+#define I_ROWS_ALIGN 64
 
 size_t nn_round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
-/* Versions 8-10 need byte data (nn_imma_data) and mma.sync with u8 inputs
+/* Versions 8-15 need byte data (nn_imma_data) and mma.sync with u8 inputs
  * (compute capability 8.0 and later); otherwise version 7 or 6 runs. */
 static int imma_usable(int byte_data, char *why, size_t whylen)
 {
@@ -200,7 +207,7 @@ extern "C" nn_device *nn_device_create(const nn_problem *p, char *err, size_t er
                                                              dev->rnorm);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaDeviceSynchronize());
-    double p0 = host_time_ms(); /* timed on its own: versions 7-10's one-off price */
+    double p0 = host_time_ms(); /* timed on its own: versions 7-15's one-off price */
     if (byte_data) {
         dev->query4 = (uint32_t *)gpu_alloc(q * words * sizeof(uint32_t), 1);
         dev->base4 = (uint32_t *)gpu_alloc(r * words * sizeof(uint32_t), 1);
@@ -258,7 +265,8 @@ extern "C" double nn_device_pack_ms(const nn_device *dev) { return dev->pack_ms;
 static const nn_version *const versions[NN_VERSIONS] = {
     &nn_version_0, &nn_version_1, &nn_version_2, &nn_version_3,
     &nn_version_4, &nn_version_5, &nn_version_6, &nn_version_7, &nn_version_8, &nn_version_9,
-    &nn_version_10,
+    &nn_version_10, &nn_version_11, &nn_version_12, &nn_version_13,
+    &nn_version_14, &nn_version_15,
 };
 
 extern "C" const char *nn_version_name(int version)

@@ -19,7 +19,7 @@ expect_error "from 1 to 8192" --bins 0
 expect_error "--bins '-3'" --bins -3
 expect_error "whole number" --bins abc
 expect_error "from 1 to 8192" --bins 9000
-expect_error "from 0 to 10" --version 11
+expect_error "from 0 to 15" --version 16
 expect_error "from 1 to 4" --reduce 9
 expect_error "-q '0'" -q 0
 expect_error "-d '0'" -d 0
