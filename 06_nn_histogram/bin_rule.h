@@ -247,7 +247,7 @@ NN_HD static inline int nn_bin_guessed(float s, const float *threshold, int k, f
 }
 
 /*
- * Exact bins without reading the thresholds (versions 6 to 10).
+ * Exact bins without reading the thresholds (versions 6 to 15).
  *
  * The guess g(s) is off by a few float roundings, so it is only wrong near a
  * bin edge.  How near, each query measures once, at its own thresholds: the

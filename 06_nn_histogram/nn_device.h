@@ -19,7 +19,7 @@ struct nn_device {
     uint32_t *smin;     /* per query, the bits of the smallest squared distance */
     uint32_t *smax;     /* ... and of the largest */
     float *threshold;   /* queries x (bins - 1): see bin_rule.h */
-    float *margin;      /* per query, the margin of nn_bin_fast (versions 6 to 10) */
+    float *margin;      /* per query, the margin of nn_bin_fast (versions 6 to 15) */
     uint32_t *hist;     /* queries x bins */
     float *dist;        /* chunk x refs distances (versions 0-4) */
     uint32_t *thread_hist; /* chunk x 64 x bins: versions 1-3's per-thread histograms */
