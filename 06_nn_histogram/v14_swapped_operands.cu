@@ -335,18 +335,16 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                     if (!query_in[j])
                         continue;
                     if (copies) {
-                        const int slot = PACKED ? ql[j] % SLOTS : ql[j];
-                        const uint32_t one = PACKED && n >= NQ / 2 ? 1u << 16 : 1u;
-                        uint32_t *counts = s_hist + slot * k * copies + copy;
+                        uint32_t *counts = s_hist + ql[j] * k * copies + copy;
                         if (full_step) {
 #pragma unroll
                             for (int e = 0; e < E; e++)
-                                atomicAdd(&counts[bin[j][e] * copies], one);
+                                atomicAdd(&counts[bin[j][e] * copies], 1u);
                         } else {
 #pragma unroll
                             for (int e = 0; e < E; e++)
                                 if (present >> e & 1u)
-                                    atomicAdd(&counts[bin[j][e] * copies], one);
+                                    atomicAdd(&counts[bin[j][e] * copies], 1u);
                         }
                     } else {
                         uint32_t *counts = hist + (size_t)(q0 + ql[j]) * k;
