@@ -10,7 +10,8 @@
 #   make tables          refill the result tables of READMEs and decks from results/*/*.csv
 #   make plots           draw results/*/*.csv as SVG and PNG charts (needs gnuplot)
 #   make slides          render slides/*.md to build/slides/ (HTML; PDF with Chromium)
-#   make diff FROM=03 TO=04   diff -u of two stages' algorithm files
+#   make diff FROM=03 TO=04   diff -u of two stages' algorithm files (and the names
+#                             of the .cuh files one stage has and the other not)
 #   make diff06 FROM=3 TO=4   diff -u of two versions of stage 06 (one file each)
 #   make device-check    what tools/device-check.sh runs on a GPU machine
 #   make clean           remove build/
@@ -233,7 +234,12 @@ diff:
 	 test -n "$$to" || { echo "make diff: no stage $(TO)_*" >&2; exit 2; }; \
 	 a=$$(ls $${from}radix_sort.c* 2>/dev/null | head -n 1); b=$$(ls $${to}radix_sort.c* 2>/dev/null | head -n 1); \
 	 test -n "$$a" -a -n "$$b" || { echo "make diff: both stages need a radix_sort.c or radix_sort.cu" >&2; exit 2; }; \
-	 diff -u "$$a" "$$b"; test $$? -le 1
+	 diff -u "$$a" "$$b"; status=$$?; \
+	 for f in $$(cd "$$to" && ls *.cuh 2>/dev/null); do test -f "$$from$$f" || \
+	   echo "make diff: $$to$$f is new in this stage and not in the diff: read it whole" >&2; done; \
+	 for f in $$(cd "$$from" && ls *.cuh 2>/dev/null); do test -f "$$to$$f" || \
+	   echo "make diff: $$from$$f is gone in $${to%/}" >&2; done; \
+	 test $$status -le 1
 
 # make diff06 FROM=3 TO=4: what one version of stage 06 changed in the previous one's file.
 diff06:

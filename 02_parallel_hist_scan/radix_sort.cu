@@ -2,25 +2,16 @@
  * 02_parallel_hist_scan/radix_sort.cu - histogram and scan on the GPU, scatter
  * still sequential on the CPU.
  *
- * What changed since 01_sequential, and why (the whole story: README.md)
- *   Two of a pass's three steps are easy to run in parallel: counting digits and
- *   the prefix sum of the counts.  They move to the GPU.  The scatter, a chain of
- *   "next free slot" steps, stays on the CPU, unchanged.  The price: every pass
- *   now sends the keys to the GPU and the offsets back.
+ * What changed since 01_sequential (the whole story: README.md)
+ *   Counting digits and the prefix sum of the counts run in parallel on the GPU.
+ *   The scatter, a chain of "next free slot" steps, stays on the CPU, so every
+ *   pass now sends the offsets to the host and the keys back to the GPU.
  *
- * Steps of one pass (k-bit digits, --bits 1..8)
- *   1. histogram (GPU), one of three kernels (--hist): 1 sectioned reads, 2
- *      interleaved (coalesced) reads, 3 private counters in shared memory;
- *   2. scan (GPU): a multi-block exclusive scan, Hillis-Steele or Blelloch
- *      inside a block (--scan): common/gpu_scan.cuh, which stages 03-05 share;
- *   3. transfer: the offsets to the host; after the scatter, the keys to the GPU;
- *   4. scatter (CPU): as in stage 01.
- *   --mode blocked (course report 001's v2, report 000's level 1): stage 01's
- *   blocked mode with its [digit][block] table counted and scanned on the GPU,
- *   one GPU block per block of --block keys; the scatter walks the blocks on the CPU.
+ * Steps of one pass: 1. histogram (GPU: gpu_histogram.cuh); 2. scan (GPU:
+ * common/gpu_scan.cuh); 3. transfer; 4. scatter (CPU).  --mode blocked:
+ * blocked_mode.cuh.
  *
  * Run:  build/bin/02_parallel_hist_scan --hist 3 --scan blelloch --verbose
- *       make diff FROM=01 TO=02
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,11 +23,10 @@
 #include "sort_stage.h"
 #include "timer.h"
 
-enum { STEP_HISTOGRAM, STEP_SCAN, STEP_TRANSFER, STEP_SCATTER };
-enum { HIST_SECTIONED = 1, HIST_INTERLEAVED = 2, HIST_SHARED = 3 };
+#include "blocked_mode.cuh"
+#include "gpu_histogram.cuh"
 
-/* The [digit][block] table of blocked mode may not grow past this many counters. */
-#define MAX_TABLE_ENTRIES ((size_t)1 << 27)
+enum { STEP_HISTOGRAM, STEP_SCAN, STEP_TRANSFER, STEP_SCATTER };
 
 const stage_info STAGE = {
     .name = "02_parallel_hist_scan",
@@ -50,27 +40,15 @@ const stage_info STAGE = {
     .range = {.bits = {1, 8}, .block = {32, 1024, 1}, .scan_block = {32, 1024, 1}},
 };
 
-static size_t blocks_for(size_t n, int block) { return (n + (size_t)block - 1) / (size_t)block; }
-
 int stage_check_options(const sort_options *opt, size_t n, char *err, size_t errlen)
 {
-    if (opt->mode == MODE_BLOCKED) {
-        size_t entries = ((size_t)1 << opt->bits) * blocks_for(n, opt->block);
-        if (entries > MAX_TABLE_ENTRIES) {
-            snprintf(err, errlen,
-                     "blocked mode with --bits %d and --block %d needs a [digit][block] table of "
-                     "%zu counters (at most %zu): use a larger --block or fewer bits",
-                     opt->bits, opt->block, entries, MAX_TABLE_ENTRIES);
-            return -1;
-        }
-    }
-    return 0;
+    return check_blocked_options(opt, n, err, errlen);
 }
 
 /* The counts: 2^k, or in blocked mode 2^k per block of keys. */
 static size_t table_len(const sort_options *opt, size_t n)
 {
-    size_t blocks = opt->mode == MODE_BLOCKED ? blocks_for(n, opt->block) : 1;
+    size_t blocks = table_blocks(opt, n);
     return ((size_t)1 << opt->bits) * (blocks ? blocks : 1);
 }
 
@@ -94,107 +72,6 @@ double stage_step_bytes(const sort_options *opt, size_t n, int step)
     }
 }
 
-/* ---- histogram kernels ---------------------------------------------------- */
-
-/* 1. Sectioned: thread t counts keys [t * section, (t + 1) * section). */
-__global__ void histogram_sectioned(const uint32_t *keys, size_t n, int shift, uint32_t mask,
-                                    uint32_t *hist)
-{
-    size_t threads = (size_t)gridDim.x * blockDim.x;
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    size_t section = (n + threads - 1) / threads;
-    size_t begin = t * section;
-    size_t end = begin + section < n ? begin + section : n;
-    for (size_t i = begin; i < end; i++)
-        atomicAdd(&hist[(keys[i] >> shift) & mask], 1u);
-}
-
-/* 2. Interleaved: the threads of a warp read neighbouring keys (coalesced). */
-__global__ void histogram_interleaved(const uint32_t *keys, size_t n, int shift, uint32_t mask,
-                                      uint32_t *hist)
-{
-    size_t threads = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads)
-        atomicAdd(&hist[(keys[i] >> shift) & mask], 1u);
-}
-
-/* 3. Privatised: a histogram per block in shared memory, merged at the end. */
-__global__ void histogram_shared(const uint32_t *keys, size_t n, int shift, uint32_t mask,
-                                 uint32_t *hist)
-{
-    extern __shared__ uint32_t local[]; /* mask + 1 counters */
-    for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
-        local[d] = 0;
-    __syncthreads();
-
-    size_t threads = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads)
-        atomicAdd(&local[(keys[i] >> shift) & mask], 1u);
-    __syncthreads();
-
-    for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
-        if (local[d] != 0)
-            atomicAdd(&hist[d], local[d]);
-}
-
-/* Enough blocks to fill every multiprocessor once: each thread then loops. */
-static int histogram_grid(int block)
-{
-    int device = 0, sms = 0, threads_per_sm = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor,
-                                      device));
-    return sms * (threads_per_sm / block);
-}
-
-static void gpu_histogram(const uint32_t *d_keys, size_t n, int shift, int width, int variant,
-                          int block, uint32_t *d_hist)
-{
-    uint32_t mask = (1u << width) - 1;
-    int grid = histogram_grid(block);
-    CUDA_CHECK(cudaMemsetAsync(d_hist, 0, ((size_t)mask + 1) * sizeof(uint32_t)));
-    if (n == 0)
-        return;
-    if (variant == HIST_SECTIONED)
-        histogram_sectioned<<<grid, block>>>(d_keys, n, shift, mask, d_hist);
-    else if (variant == HIST_INTERLEAVED)
-        histogram_interleaved<<<grid, block>>>(d_keys, n, shift, mask, d_hist);
-    else
-        histogram_shared<<<grid, block, ((size_t)mask + 1) * sizeof(uint32_t)>>>(
-            d_keys, n, shift, mask, d_hist);
-    CUDA_CHECK_LAUNCH();
-}
-
-/* Blocked mode (course report 001's v2, report 000's level 1): block b counts
- * its own blockDim.x keys, one per thread, into table[digit * blocks + b]:
- * stage 01's [digit][block] table, now made by one GPU block per block. */
-__global__ void histogram_blocks(const uint32_t *keys, size_t n, int shift, uint32_t mask,
-                                 uint32_t *table)
-{
-    extern __shared__ uint32_t local[]; /* mask + 1 counters */
-    for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
-        local[d] = 0;
-    __syncthreads();
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        atomicAdd(&local[(keys[i] >> shift) & mask], 1u);
-    __syncthreads();
-    for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
-        table[(size_t)d * gridDim.x + blockIdx.x] = local[d];
-}
-
-static void gpu_block_histograms(const uint32_t *d_keys, size_t n, int shift, int width,
-                                 int block, uint32_t *d_table)
-{
-    uint32_t mask = (1u << width) - 1;
-    if (n == 0)
-        return;
-    histogram_blocks<<<blocks_for(n, block), block, ((size_t)mask + 1) * sizeof(uint32_t)>>>(
-        d_keys, n, shift, mask, d_table);
-    CUDA_CHECK_LAUNCH();
-}
-
 /* ---- scatter on the host, as in stage 01 ---------------------------------- */
 
 /* offset[d] is the next free output slot for digit d; it is used up as keys land. */
@@ -204,19 +81,6 @@ static void scatter(const uint32_t *src, uint32_t *dst, size_t n, int shift, uin
     for (size_t i = 0; i < n; i++) {
         uint32_t key = src[i];
         dst[offset[(key >> shift) & mask]++] = key;
-    }
-}
-
-/* Block b's keys of digit d start at the scanned table[d * nblocks + b]. */
-static void block_scatter(const uint32_t *src, uint32_t *dst, size_t n, int shift, uint32_t mask,
-                          int block, size_t nblocks, uint32_t *table)
-{
-    for (size_t b = 0; b < nblocks; b++) {
-        size_t end = (b + 1) * (size_t)block < n ? (b + 1) * (size_t)block : n;
-        for (size_t i = b * (size_t)block; i < end; i++) {
-            uint32_t key = src[i];
-            dst[table[((key >> shift) & mask) * nblocks + b]++] = key;
-        }
     }
 }
 
@@ -239,7 +103,7 @@ static void sort_pass(sort_context *c, const uint32_t *src, uint32_t *dst, int p
     const sort_options *opt = c->opt;
     uint32_t mask = (1u << width) - 1;
     size_t nbins = (size_t)mask + 1;
-    size_t nblocks = opt->mode == MODE_BLOCKED ? blocks_for(c->n, opt->block) : 1;
+    size_t nblocks = table_blocks(opt, c->n);
 
     if (opt->mode == MODE_BLOCKED)
         gpu_block_histograms(c->d_keys, c->n, shift, width, opt->block, c->d_hist);

@@ -19,14 +19,14 @@ extern "C" {
 int s02_histogram(const uint32_t *keys, size_t n, int shift, int width, int variant, int block,
                   uint32_t *hist);
 
-/* Multi-block exclusive scan of n values with the in-block scan `variant`
- * (SCAN_HILLIS_STEELE or SCAN_BLELLOCH) and `block` threads per block.
- * Returns the device time of the scan in milliseconds. */
 /* Blocked mode's [digit][block] table of n keys, blocks of `block` keys:
  * table gets 2^width x ceil(n / block) counts. */
 void s02_block_histograms(const uint32_t *keys, size_t n, int shift, int width, int block,
                           uint32_t *table);
 
+/* Multi-block exclusive scan of n values with the in-block scan `variant`
+ * (SCAN_HILLIS_STEELE or SCAN_BLELLOCH) and `block` threads per block.
+ * Returns the device time of the scan in milliseconds. */
 double s02_exclusive_scan(const uint32_t *in, uint32_t *out, size_t n, int variant, int block);
 
 #ifdef __cplusplus

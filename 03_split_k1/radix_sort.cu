@@ -1,21 +1,15 @@
 /*
  * 03_split_k1/radix_sort.cu - the whole sort on the GPU, with 1-bit digits.
  *
- * What changed since 02_parallel_hist_scan, and why (the whole story: README.md)
- *   The scatter moves to the GPU, and the per-pass transfers go with it.  A
- *   parallel scatter needs each key's place without waiting for the keys before
- *   it; with 1-bit digits that is a scan: a key with bit 0 goes to
- *   i - ones_before(i), a key with bit 1 to zeros + ones_before(i) - a stable
- *   "split".  No histogram (the scan's total counts the ones); 32 passes.
+ * What changed since 02_parallel_hist_scan (the whole story: README.md)
+ *   The scatter moves to the GPU, and the transfers go.  With 1-bit digits each
+ *   key's place is one scan away: a 0 goes to i - ones_before(i), a 1 to
+ *   zeros + ones_before(i), a stable "split".  No histogram; 32 passes.
  *
- * Steps of one pass (bit b)
- *   1. scan: each block scans the bits of its tile, taken from the keys as they
- *      load (no array of flags), and the tiles' counts are scanned in turn;
- *   2. scatter: each key's rank is its tile's scanned count plus the scan inside
- *      the tile (no add-back pass over n values); the key goes to the other buffer.
+ * Steps of one pass (bit b): 1. scan of the bits, tile by tile, then of the
+ * tiles' counts; 2. scatter: each key to its rank, in the other buffer.
  *
  * Run:  build/bin/03_split_k1 --scan blelloch --block 256 --verbose
- *       make diff FROM=02 TO=03
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,7 +160,6 @@ int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort
     }
     step_timer_collect(&c.timer, rep);
 
-    /* 32 passes: the result is back in d_a */
     t0 = host_time_ms();
     CUDA_CHECK(cudaMemcpy(keys_out, src, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     gpu_free(d_b);

@@ -1,21 +1,14 @@
 /*
  * 04_paper_local_sort/radix_sort.cu - Satish, Harris & Garland (IPDPS 2009).
  *
- * What changed since 03_split_k1, and why (the whole story: README.md)
- *   Wider digits need fewer passes, but a key's place is no longer one scan
- *   away.  Each block sorts its tile of block x kpt keys by the digit in shared
- *   memory (stage 03's split, k times, inside a block); the tiles' digit counts
- *   form one [digit][tile] table, scanned once; each tile writes its runs of
- *   equal digits to consecutive addresses: a coalesced scatter.
+ * What changed since 03_split_k1 (the whole story: README.md)
+ *   Wider digits, fewer passes.  Each block sorts its tile by the digit in
+ *   shared memory (stage 03's split, k times); the tiles' digit counts form one
+ *   [digit][tile] table, scanned once; each tile writes runs of equal digits.
  *
- * Steps of one pass (k-bit digits, default 4 as in the paper)
- *   1. local_sort: each block sorts its tile by the digit (k 1-bit splits);
- *   2. histogram: each tile's run lengths to table[digit][tile], starts aside;
- *   3. scan: one exclusive scan of the table;
- *   4. scatter: key i of tile b, digit d, to scanned[d][b] + (i - d's run start).
+ * Steps of one pass: local_sort, histogram (runs), scan, scatter (of runs).
  *
  * Run:  build/bin/04_paper_local_sort --verbose       (4-bit digits, 256 threads x 8 keys)
- *       make diff FROM=03 TO=04
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,8 +26,7 @@ enum { STEP_LOCAL_SORT, STEP_HISTOGRAM, STEP_SCAN, STEP_SCATTER };
 
 const stage_info STAGE = {
     .name = "04_paper_local_sort",
-    .title = "Satish et al.: local sort in shared memory, [digit][block] histograms, one scan, "
-             "coalesced scatter",
+    .title = "Satish et al.: local sort, [digit][tile] table, one scan, coalesced scatter",
     .needs_gpu = 1,
     .nsteps = 4,
     .step_name = {"local_sort", "histogram", "scan", "scatter"},
@@ -80,11 +72,10 @@ size_t stage_device_bytes(const sort_options *opt, size_t n)
     return (2 * n + 2 * table) * sizeof(uint32_t) + (1u << 20);
 }
 
-/* Device memory each step moves, every pass (T = 2^k x tiles counts in the
- * table): the local sort reads and writes the keys; the histogram reads them
- * and writes the table and the run starts; the scan reads and writes the table
- * twice (scan of the tiles, then adding their offsets); the scatter reads the
- * keys, the scanned table and the starts, and writes the keys. */
+/* Device memory each step moves, every pass (T: the table's 2^k x tiles counts,
+ * read and written by each of the scan's two kernels; the starts are as many):
+ * local sort: keys in and out; histogram: keys in, table and starts out;
+ * scatter: keys, table and starts in, keys out. */
 double stage_step_bytes(const sort_options *opt, size_t n, int step)
 {
     double passes = passes_for_bits(opt->bits), keys = 4.0 * (double)n;
@@ -217,10 +208,10 @@ __global__ void scatter_tiles(const uint32_t *sorted, uint32_t *dst, size_t n, i
 typedef struct {
     size_t n;
     const sort_options *opt;
-    size_t tile, tiles;  /* keys per tile (block x kpt), number of tiles */
-    uint32_t *d_table;   /* [digit][tile] counts, then scanned in place */
-    uint32_t *d_starts;  /* [tile][digit] start of each digit's run */
-    scan_plan scan;      /* for the table */
+    size_t tile, tiles;   /* keys per tile (block x kpt), number of tiles */
+    uint32_t *d_table;    /* [digit][tile] counts, then scanned in place */
+    uint32_t *d_starts;   /* [tile][digit] start of each digit's run */
+    scan_plan scan;       /* for the tiles' counts */
     step_timer timer;
     sort_report *rep;
 } sort_context;

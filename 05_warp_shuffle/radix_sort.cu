@@ -2,26 +2,16 @@
  * 05_warp_shuffle/radix_sort.cu - warp-level primitives: shuffle scans, ballot
  * splits, and a multisplit that ranks whole 8-bit digits inside each warp.
  *
- * What changed since 04_paper_local_sort, and why (the whole story: README.md)
- *   The 32 threads of a warp run together: they read each other's registers
- *   (__shfl_up_sync) and vote (__ballot_sync) with no shared memory and no
- *   barrier.  --rank picks one of three rankings, in the order of the lesson:
- *     split       the local sort's block scan becomes a warp-shuffle scan and
- *                 one scan of the warps' totals (course report 001's v6/v7);
- *     ballot      each split ranked by a ballot and __popc: no scan in a warp;
- *     multisplit  (default) no local sort: an upsweep counts, a downsweep ranks
- *                 whole digits in each warp with k ballots; 8-bit digits.
- *   Bytes per key: stage 04 moves 20 per pass x 8 passes = 160, the multisplit
- *   12 per pass x 4 passes = 48.
+ * What changed since 04_paper_local_sort (the whole story: README.md)
+ *   A warp's 32 threads read each other's registers and vote with no shared
+ *   memory and no barrier (the tools: warp_primitives.cuh).  --rank split: the
+ *   local sort's scan by shuffles; ballot: each split by ballots; multisplit
+ *   (default): no local sort, whole 8-bit digits ranked in each warp.
  *
- * Steps of a multisplit pass (split and ballot: stage 04's four)
- *   1. upsweep ("histogram"): each tile's digit counts to the table, read only;
- *   2. scan: the table, as in stage 04;
- *   3. downsweep ("scatter"): rank the tile in each warp, turn the warps' counts
- *      into offsets, reorder the tile in shared memory, write runs of digits.
+ * Steps of a multisplit pass: upsweep ("histogram", counts only), scan,
+ * downsweep ("scatter": rank, reorder the tile, write runs).
  *
  * Run:  build/bin/05_warp_shuffle --verbose
- *       make diff FROM=04 TO=05
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,10 +23,11 @@
 #include "sort_stage.h"
 #include "timer.h"
 
+#include "warp_primitives.cuh"
+
 enum { STEP_LOCAL_SORT, STEP_HISTOGRAM, STEP_SCAN, STEP_SCATTER };
 
 #define MAX_KPT 16
-#define FULL_WARP 0xFFFFFFFFu
 
 const stage_info STAGE = {
     .name = "05_warp_shuffle",
@@ -116,55 +107,6 @@ double stage_step_bytes(const sort_options *opt, size_t n, int step)
     const double per_pass[] = {2 * keys, keys + 2 * table, 4 * table, 2 * keys + 2 * table};
     const double multisplit[] = {0, keys + table, 4 * table, 2 * keys + table};
     return passes * (opt->rank == RANK_MULTISPLIT ? multisplit : per_pass)[step];
-}
-
-/* ---- scan: warp-level scans ----------------------------------------------- */
-
-/* Inclusive scan of one value per lane, within each warp: five steps in which
- * every lane adds the value `offset` lanes below it, read straight from that
- * lane's register.  No shared memory, no barrier: the lanes run together. */
-__device__ uint32_t warp_inclusive_scan(uint32_t v)
-{
-    const unsigned lane = threadIdx.x % 32;
-    for (unsigned offset = 1; offset < 32; offset *= 2) {
-        uint32_t left = __shfl_up_sync(FULL_WARP, v, offset);
-        if (lane >= offset)
-            v += left;
-    }
-    return v;
-}
-
-/* Each warp gives its total; returns the sum of the totals of the warps before
- * this thread's, and the block's total in *total.  s_warp holds 33 words.  The
- * one step that needs shared memory and barriers: the first warp scans the
- * (at most 32) totals with the warp scan. */
-__device__ uint32_t scan_warp_totals(uint32_t warp_total, uint32_t *s_warp, uint32_t *total)
-{
-    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
-    if (lane == 0)
-        s_warp[warp] = warp_total;
-    __syncthreads();
-    if (warp == 0) {
-        uint32_t t = lane < warps ? s_warp[lane] : 0;
-        uint32_t inclusive = warp_inclusive_scan(t);
-        if (lane < warps)
-            s_warp[lane] = inclusive - t;
-        if (lane == 31)
-            s_warp[32] = inclusive;
-    }
-    __syncthreads();
-    uint32_t before = s_warp[warp];
-    *total = s_warp[32];
-    __syncthreads(); /* everyone has read s_warp before it is used again */
-    return before;
-}
-
-/* Exclusive scan of one value per thread over the whole block. */
-__device__ uint32_t block_exclusive_scan(uint32_t v, uint32_t *s_warp, uint32_t *total)
-{
-    uint32_t inclusive = warp_inclusive_scan(v);
-    uint32_t warp_total = __shfl_sync(FULL_WARP, inclusive, 31);
-    return scan_warp_totals(warp_total, s_warp, total) + inclusive - v;
 }
 
 /* ---- 1. local sort: a tile sorted by its digit in shared memory ----------- */
@@ -347,40 +289,6 @@ __global__ void upsweep(const uint32_t *keys, size_t n, int shift, uint32_t mask
 
 /* ---- multisplit 3. downsweep: rank by whole digits, reorder, write runs -- */
 
-/* The lanes of this warp whose digit equals this lane's: one ballot per bit
- * of the digit, each keeping the lanes that agree with this lane on that bit. */
-__device__ __forceinline__ unsigned lanes_with_digit(uint32_t digit, int width)
-{
-    unsigned same = FULL_WARP;
-#pragma unroll
-    for (int b = 0; b < 8; b++) {
-        if (b < width) {
-            unsigned ones = __ballot_sync(FULL_WARP, (digit >> b) & 1u);
-            same &= (digit >> b) & 1u ? ones : ~ones;
-        }
-    }
-    return same;
-}
-
-/* The place of this lane's key among the warp's keys of its digit so far:
- * the warp's running count of the digit (count[digit]) plus the lanes below
- * holding the same digit.  The lowest such lane updates the count for all of
- * them and hands the old count to the others with a shuffle. */
-__device__ __forceinline__ uint32_t rank_in_warp(uint32_t digit, int width, uint32_t *count)
-{
-    const unsigned lane = threadIdx.x % 32;
-    unsigned same = lanes_with_digit(digit, width);
-    unsigned leader = __ffs(same) - 1;
-    uint32_t before = 0;
-    if (lane == leader) {
-        before = count[digit];
-        count[digit] = before + __popc(same);
-    }
-    __syncwarp(); /* the counts are updated before the warp's next key reads them */
-    before = __shfl_sync(FULL_WARP, before, leader);
-    return before + __popc(same & ((1u << lane) - 1));
-}
-
 /* Ranks the tile held warp-striped in key[] by digit: pos[j] becomes the place
  * of key j in the tile stably sorted by digit.  Thread d (< 2^width) gets the
  * tile's count of digit d back, and s_start[d] holds where its run starts. */
@@ -461,10 +369,10 @@ __global__ void downsweep(const uint32_t *src, uint32_t *dst, size_t n, int shif
 typedef struct {
     size_t n;
     const sort_options *opt;
-    size_t tile, tiles;  /* keys per tile (block x kpt), number of tiles */
-    uint32_t *d_table;   /* [digit][tile] counts, then scanned in place */
-    uint32_t *d_starts;  /* [tile][digit] start of each digit's run */
-    scan_plan scan;      /* for the table */
+    size_t tile, tiles;   /* keys per tile (block x kpt), number of tiles */
+    uint32_t *d_table;    /* [digit][tile] counts, then scanned in place */
+    uint32_t *d_starts;   /* [tile][digit] start of each digit's run */
+    scan_plan scan;       /* for the tiles' counts */
     step_timer timer;
     sort_report *rep;
 } sort_context;

@@ -92,5 +92,15 @@ cat "$tmp/quotes"
 checks=$((checks + 1))
 failures=$((failures + quoted_failures))
 
+# The size of each lesson (issue 12): the lines `make diff` changes between consecutive
+# sort stages, counted as the issue counts them, stay under the course's limits.
+for limit in "01 02 350" "02 03 200" "03 04 250" "04 05 250"; do
+    set -- $limit
+    checks=$((checks + 1))
+    changed=$(make -s diff FROM="$1" TO="$2" 2>/dev/null | grep -c '^[-+][^-+]')
+    [ "$changed" -gt 0 ] || { fail "make diff FROM=$1 TO=$2 gave no changed lines"; continue; }
+    [ "$changed" -le "$3" ] || fail "make diff FROM=$1 TO=$2 changes $changed lines, more than $3"
+done
+
 echo "test_docs: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]

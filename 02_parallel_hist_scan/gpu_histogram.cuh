@@ -1,0 +1,116 @@
+/*
+ * 02_parallel_hist_scan/gpu_histogram.cuh - the stage's histogram kernels, the
+ * first half of its lesson (the second, the scan, is common/gpu_scan.cuh).
+ * radix_sort.cu includes both; `make diff FROM=01 TO=02` shows where a pass
+ * calls them.  Read this file whole, in order:
+ *
+ *   --hist 1, sectioned:   thread t counts a contiguous section, one global
+ *                          atomicAdd per key; a warp's loads are not coalesced;
+ *   --hist 2, interleaved: a grid-stride loop, coalesced; still one global
+ *                          atomicAdd per key on the same 2^k counters;
+ *   --hist 3, shared:      a histogram per block in shared memory, added to the
+ *                          global one once (the default);
+ *   --mode blocked:        one histogram per block of --block keys, kept as a
+ *                          [digit][block] table (blocked_mode.cuh).
+ */
+
+enum { HIST_SECTIONED = 1, HIST_INTERLEAVED = 2, HIST_SHARED = 3 };
+
+/* 1. Sectioned: thread t counts keys [t * section, (t + 1) * section). */
+__global__ void histogram_sectioned(const uint32_t *keys, size_t n, int shift, uint32_t mask,
+                                    uint32_t *hist)
+{
+    size_t threads = (size_t)gridDim.x * blockDim.x;
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t section = (n + threads - 1) / threads;
+    size_t begin = t * section;
+    size_t end = begin + section < n ? begin + section : n;
+    for (size_t i = begin; i < end; i++)
+        atomicAdd(&hist[(keys[i] >> shift) & mask], 1u);
+}
+
+/* 2. Interleaved: the threads of a warp read neighbouring keys (coalesced). */
+__global__ void histogram_interleaved(const uint32_t *keys, size_t n, int shift, uint32_t mask,
+                                      uint32_t *hist)
+{
+    size_t threads = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads)
+        atomicAdd(&hist[(keys[i] >> shift) & mask], 1u);
+}
+
+/* 3. Privatised: a histogram per block in shared memory, merged at the end. */
+__global__ void histogram_shared(const uint32_t *keys, size_t n, int shift, uint32_t mask,
+                                 uint32_t *hist)
+{
+    extern __shared__ uint32_t local[]; /* mask + 1 counters */
+    for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
+        local[d] = 0;
+    __syncthreads();
+
+    size_t threads = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads)
+        atomicAdd(&local[(keys[i] >> shift) & mask], 1u);
+    __syncthreads();
+
+    for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
+        if (local[d] != 0)
+            atomicAdd(&hist[d], local[d]);
+}
+
+/* Enough blocks to fill every multiprocessor once: each thread then loops. */
+static int histogram_grid(int block)
+{
+    int device = 0, sms = 0, threads_per_sm = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor,
+                                      device));
+    return sms * (threads_per_sm / block);
+}
+
+static void gpu_histogram(const uint32_t *d_keys, size_t n, int shift, int width, int variant,
+                          int block, uint32_t *d_hist)
+{
+    uint32_t mask = (1u << width) - 1;
+    int grid = histogram_grid(block);
+    CUDA_CHECK(cudaMemsetAsync(d_hist, 0, ((size_t)mask + 1) * sizeof(uint32_t)));
+    if (n == 0)
+        return;
+    if (variant == HIST_SECTIONED)
+        histogram_sectioned<<<grid, block>>>(d_keys, n, shift, mask, d_hist);
+    else if (variant == HIST_INTERLEAVED)
+        histogram_interleaved<<<grid, block>>>(d_keys, n, shift, mask, d_hist);
+    else
+        histogram_shared<<<grid, block, ((size_t)mask + 1) * sizeof(uint32_t)>>>(
+            d_keys, n, shift, mask, d_hist);
+    CUDA_CHECK_LAUNCH();
+}
+
+/* --mode blocked: block b counts its own blockDim.x keys, one per thread, into
+ * table[digit * blocks + b]: stage 01's [digit][block] table, made by one GPU
+ * block per block of keys. */
+__global__ void histogram_blocks(const uint32_t *keys, size_t n, int shift, uint32_t mask,
+                                 uint32_t *table)
+{
+    extern __shared__ uint32_t local[]; /* mask + 1 counters */
+    for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
+        local[d] = 0;
+    __syncthreads();
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        atomicAdd(&local[(keys[i] >> shift) & mask], 1u);
+    __syncthreads();
+    for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
+        table[(size_t)d * gridDim.x + blockIdx.x] = local[d];
+}
+
+static void gpu_block_histograms(const uint32_t *d_keys, size_t n, int shift, int width,
+                                 int block, uint32_t *d_table)
+{
+    uint32_t mask = (1u << width) - 1;
+    if (n == 0)
+        return;
+    histogram_blocks<<<(n + block - 1) / block, block, ((size_t)mask + 1) * sizeof(uint32_t)>>>(
+        d_keys, n, shift, mask, d_table);
+    CUDA_CHECK_LAUNCH();
+}

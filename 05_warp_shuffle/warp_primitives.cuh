@@ -1,0 +1,99 @@
+/*
+ * 05_warp_shuffle/warp_primitives.cuh - the warp-level tools of this stage:
+ * scans made of register shuffles, and ranks made of ballots.  radix_sort.cu
+ * includes this file; read it whole before `make diff FROM=04 TO=05`, which
+ * shows where the sort uses these tools.
+ *
+ *   warp_inclusive_scan   a scan of one value per lane: 5 __shfl_up_sync;
+ *   scan_warp_totals      the one step that needs shared memory: the warps' totals;
+ *   block_exclusive_scan  the two together: stage 04's block scan, replaced;
+ *   lanes_with_digit      k ballots: the lanes that hold this lane's digit;
+ *   rank_in_warp          a key's place among the warp's keys of its digit.
+ */
+
+#define FULL_WARP 0xFFFFFFFFu
+
+/* ---- scans by shuffles ----------------------------------------------------- */
+
+/* Inclusive scan of one value per lane, within each warp: five steps in which
+ * every lane adds the value `offset` lanes below it, read straight from that
+ * lane's register.  No shared memory, no barrier: the lanes run together. */
+__device__ uint32_t warp_inclusive_scan(uint32_t v)
+{
+    const unsigned lane = threadIdx.x % 32;
+    for (unsigned offset = 1; offset < 32; offset *= 2) {
+        uint32_t left = __shfl_up_sync(FULL_WARP, v, offset);
+        if (lane >= offset)
+            v += left;
+    }
+    return v;
+}
+
+/* Each warp gives its total; returns the sum of the totals of the warps before
+ * this thread's, and the block's total in *total.  s_warp holds 33 words.  The
+ * one step that needs shared memory and barriers: the first warp scans the
+ * (at most 32) totals with the warp scan. */
+__device__ uint32_t scan_warp_totals(uint32_t warp_total, uint32_t *s_warp, uint32_t *total)
+{
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+    if (lane == 0)
+        s_warp[warp] = warp_total;
+    __syncthreads();
+    if (warp == 0) {
+        uint32_t t = lane < warps ? s_warp[lane] : 0;
+        uint32_t inclusive = warp_inclusive_scan(t);
+        if (lane < warps)
+            s_warp[lane] = inclusive - t;
+        if (lane == 31)
+            s_warp[32] = inclusive;
+    }
+    __syncthreads();
+    uint32_t before = s_warp[warp];
+    *total = s_warp[32];
+    __syncthreads(); /* everyone has read s_warp before it is used again */
+    return before;
+}
+
+/* Exclusive scan of one value per thread over the whole block. */
+__device__ uint32_t block_exclusive_scan(uint32_t v, uint32_t *s_warp, uint32_t *total)
+{
+    uint32_t inclusive = warp_inclusive_scan(v);
+    uint32_t warp_total = __shfl_sync(FULL_WARP, inclusive, 31);
+    return scan_warp_totals(warp_total, s_warp, total) + inclusive - v;
+}
+
+/* ---- ranks by ballots ------------------------------------------------------ */
+
+/* The lanes of this warp whose digit equals this lane's: one ballot per bit
+ * of the digit, each keeping the lanes that agree with this lane on that bit. */
+__device__ __forceinline__ unsigned lanes_with_digit(uint32_t digit, int width)
+{
+    unsigned same = FULL_WARP;
+#pragma unroll
+    for (int b = 0; b < 8; b++) {
+        if (b < width) {
+            unsigned ones = __ballot_sync(FULL_WARP, (digit >> b) & 1u);
+            same &= (digit >> b) & 1u ? ones : ~ones;
+        }
+    }
+    return same;
+}
+
+/* The place of this lane's key among the warp's keys of its digit so far:
+ * the warp's running count of the digit (count[digit]) plus the lanes below
+ * holding the same digit.  The lowest such lane updates the count for all of
+ * them and hands the old count to the others with a shuffle. */
+__device__ __forceinline__ uint32_t rank_in_warp(uint32_t digit, int width, uint32_t *count)
+{
+    const unsigned lane = threadIdx.x % 32;
+    unsigned same = lanes_with_digit(digit, width);
+    unsigned leader = __ffs(same) - 1;
+    uint32_t before = 0;
+    if (lane == leader) {
+        before = count[digit];
+        count[digit] = before + __popc(same);
+    }
+    __syncwarp(); /* the counts are updated before the warp's next key reads them */
+    before = __shfl_sync(FULL_WARP, before, leader);
+    return before + __popc(same & ((1u << lane) - 1));
+}
