@@ -243,7 +243,7 @@ diff:
 
 # make diff06 FROM=3 TO=4: what one version of stage 06 changed in the previous one's file.
 diff06:
-	@test -n "$(FROM)" -a -n "$(TO)" || { echo "usage: make diff06 FROM=N TO=N (for example FROM=3 TO=4; versions 0 to 15)" >&2; exit 2; }
+	@test -n "$(FROM)" -a -n "$(TO)" || { echo "usage: make diff06 FROM=N TO=N (for example FROM=3 TO=4; versions 0 to 17)" >&2; exit 2; }
 	@a=$$(ls 06_nn_histogram/v$(FROM)_*.cu 2>/dev/null | head -n 1); b=$$(ls 06_nn_histogram/v$(TO)_*.cu 2>/dev/null | head -n 1); \
 	 test -n "$$a" || { echo "make diff06: no version $(FROM) (06_nn_histogram/v$(FROM)_*.cu)" >&2; exit 2; }; \
 	 test -n "$$b" || { echo "make diff06: no version $(TO) (06_nn_histogram/v$(TO)_*.cu)" >&2; exit 2; }; \

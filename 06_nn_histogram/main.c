@@ -63,12 +63,13 @@ static void usage(void)
            "  --bins K            bins per histogram, 1..%d (default 5000)\n"
            "  --version N|all     0 naive, 1 report pipeline (float bins), 2 exact bins,\n"
            "                      3 reductions done well, 4 shared-memory histograms,\n"
-           "                      5 fused, 6 fused with margin binning, 7 bytes (dp4a),\n"
-           "                      8 integer tensor cores, 9 tuned bins, 10 histogram copies\n"
-           "                      and more warps, 11 16-bit counters, 12 min/max with 64\n"
-           "                      queries a block, 13 counting without tests, 14 operands\n"
-           "                      swapped, 15 sure test in one comparison (7-15: byte\n"
-           "                      data, else 6 runs) (default 15)\n"
+           "                      5 register tiles, 6 dot-product form, 7 fused, 8 fused\n"
+           "                      with margin binning, 9 bytes (dp4a), 10 integer tensor\n"
+           "                      cores, 11 tuned bins, 12 histogram copies and more warps,\n"
+           "                      13 16-bit counters, 14 min/max with 64 queries a block,\n"
+           "                      15 counting without tests, 16 operands swapped, 17 sure\n"
+           "                      test in one comparison (9-17: byte data, else 8 runs)\n"
+           "                      (default 17)\n"
            "  --reduce N          version 3's reduction: 1 divergent, 2 strided, 3 sequential,\n"
            "                      4 warp shuffle (default 4)\n"
            "measurement and output\n"
@@ -228,7 +229,7 @@ static void measure(nn_device *dev, const nn_config *c, const nn_problem *p,
         if (rc)
             die(err);
         char msg[512];
-        /* versions 7-15's integer sums are exact on every byte data they accept */
+        /* versions 9-17's integer sums are exact on every byte data they accept */
         int exact_run = exact || (row->version != NN_CUBLAS && run.ran_version >= NN_VERSION_BYTES);
         int failed = nn_version_report_bins(row->version)
                          ? nn_check_report_rule(p, ref, hist, exact_run, &row->mismatched, msg,
@@ -307,7 +308,7 @@ static void print_result(const result_row *row, const nn_problem *p, const nn_co
         printf(" reduce=%d", c->reduce);
     if (row->version != NN_CUBLAS && row->ran != row->version)
         printf(" ran=%d", row->ran);
-    /* the one-off byte copies of versions 7-15, outside ms like every setup step */
+    /* the one-off byte copies of versions 9-17, outside ms like every setup step */
     if (row->version != NN_CUBLAS && row->ran >= NN_VERSION_BYTES)
         printf(" pack_ms=%.3f", pack_ms);
     printf(" runs=%d ms=%.3f", c->runs, row->median.total_ms);
@@ -374,7 +375,7 @@ int main(int argc, char **argv)
     printf("  setup     %.3f ms (upload, transpose, norms, byte copies; not in the times)\n",
            nn_device_setup_ms(dev));
     if (nn_device_pack_ms(dev) > 0.0)
-        printf("            of which %.3f ms made versions 7-15's byte copies of the vectors\n",
+        printf("            of which %.3f ms made versions 9-17's byte copies of the vectors\n",
                nn_device_pack_ms(dev));
     int wants_imma = c.version == ALL_VERSIONS || c.version >= NN_VERSION_IMMA;
     if (wants_imma && nn_imma_unusable(dev))

@@ -15,11 +15,11 @@ extern "C" {
 #endif
 
 enum { NN_STEP_DISTANCES, NN_STEP_MINMAX, NN_STEP_THRESHOLDS, NN_STEP_HISTOGRAM, NN_STEPS };
-#define NN_VERSIONS 16          /* versions 0 .. 15, one file each: vN_*.cu */
+#define NN_VERSIONS 18          /* versions 0 .. 17, one file each: vN_*.cu */
 #define NN_CUBLAS (-1)          /* the cuBLAS baseline, where a version number is expected */
 #define NN_VERSION_REDUCE 3     /* the version whose min/max --reduce chooses */
-#define NN_VERSION_BYTES 7      /* from here on, byte data only: on other data version 6 runs */
-#define NN_VERSION_IMMA 8       /* from here on, integer tensor cores: else version 7 runs */
+#define NN_VERSION_BYTES 9      /* from here on, byte data only: on other data version 8 runs */
+#define NN_VERSION_IMMA 10      /* from here on, integer tensor cores: else version 9 runs */
 
 /* The reduction steps of the class notes, for version 3's min/max (--reduce). */
 enum {
@@ -43,7 +43,7 @@ typedef struct nn_device nn_device;
 nn_device *nn_device_create(const nn_problem *p, char *err, size_t errlen);
 void nn_device_destroy(nn_device *dev);
 double nn_device_setup_ms(const nn_device *dev);
-/* The part of the setup that made versions 7-15's byte copies (0 if they do not apply). */
+/* The part of the setup that made versions 9-17's byte copies (0 if they do not apply). */
 double nn_device_pack_ms(const nn_device *dev);
 
 const char *nn_version_name(int version);
@@ -53,11 +53,11 @@ const char *nn_version_name(int version);
  * report's did, and the check counts the rows that do (nn_check_report_rule). */
 int nn_version_report_bins(int version);
 
-/* NULL if versions 8-15 run on this problem and GPU, else why they do not. */
+/* NULL if versions 10-17 run on this problem and GPU, else why they do not. */
 const char *nn_imma_unusable(const nn_device *dev);
 
-/* The version that runs when `version` is asked for: versions 7-15 need byte
- * data (else version 6 runs), versions 8-15 integer mma too (else 7). */
+/* The version that runs when `version` is asked for: versions 9-17 need byte
+ * data (else version 8 runs), versions 10-17 integer mma too (else 9). */
 int nn_version_runs_as(const nn_device *dev, int version);
 
 /* Runs one version (0 .. NN_VERSIONS - 1) on the whole problem; hist receives
@@ -70,7 +70,7 @@ int nn_run_version(nn_device *dev, int version, int reduce, uint32_t *hist, nn_t
  * memory, as modelled next to each version (vN_*.cu): the driver's GB/s. */
 double nn_step_bytes(const nn_device *dev, int version, int step);
 
-/* How many floats of {0} and [1, 2^24] versions 9-15's branch-free square root
+/* How many floats of {0} and [1, 2^24] versions 11-17's branch-free square root
  * (nn_sqrt_small in bin_rule.h) gets different from __fsqrt_rn: must be 0. */
 long long nn_sqrt_small_check(void);
 

@@ -128,7 +128,7 @@ static float query_margin(const float *thr, int k, float smin, float smax)
     return nn_margin_float(worst);
 }
 
-/* Versions 5 and 6 bin by the guess alone when it is clear of every edge by
+/* Versions 7 and 8 bin by the guess alone when it is clear of every edge by
  * more than the query's margin: the bins must still be the rule's, for every
  * integer squared distance and for random floats; and on SIFT-like spans the
  * thresholds must be needed rarely, or the shortcut buys nothing. */
@@ -206,7 +206,7 @@ static void test_bin_fast(void)
     }
 }
 
-/* Version 6's byte layout and fragments (imma_layout.h), run through an
+/* Version 8's byte layout and fragments (imma_layout.h), run through an
  * emulation of mma.m16n8k32 written from the PTX manual's fragment tables:
  * the 16 x 8 products must be the dot products of the original vectors. */
 static void test_imma_layout(void)

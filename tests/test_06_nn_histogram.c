@@ -5,8 +5,8 @@
  * min = max, a query equal to a reference point, counts of references and
  * queries that are not multiples of any tile, bin counts whose histograms
  * fit in shared memory 4, 2 or 1 query per 8 at a time or not at all; byte
- * data beyond 129 dimensions (exact for versions 7-15 only); and float data
- * (not exact, where versions 7-15 must run version 6), checked within rounding at bin
+ * data beyond 129 dimensions (exact for versions 9-17 only); and float data
+ * (not exact, where versions 9-17 must run version 8), checked within rounding at bin
  * edges.  Version 1 bins by the report's float rule: on exact data each of its
  * rows must equal that rule's row on the CPU, and the rows where the rule
  * differs from the exact reference are counted - over all shapes the count
@@ -88,7 +88,7 @@ static void test_shape(const shape *s, int small)
     CHECK_MSG(dev != NULL, "%s", err);
     nn_reference ref;
     CHECK(nn_reference_create(&p, 0, &ref) == 0); /* every row */
-    /* versions 7-15 must run wherever they apply, or their rows would test version 6 */
+    /* versions 9-17 must run wherever they apply, or their rows would test version 8 */
     int bytes = nn_imma_data(&p), imma = bytes && gpu_compute_capability() >= 80;
     CHECK_MSG((nn_imma_unusable(dev) == NULL) == imma, "version %d %s on %s d=%d",
               NN_VERSION_IMMA, imma ? "did not apply" : "applied", kind_name(s->kind), s->dims);
@@ -109,7 +109,7 @@ static void test_shape(const shape *s, int small)
             CHECK_MSG(version == NN_CUBLAS || t.ran_version == ran,
                       "version %d ran as %d, expected %d", version, t.ran_version, ran);
             char msg[512] = "";
-            /* versions 7-15's integer sums are exact on any byte data up to d = 256 */
+            /* versions 9-17's integer sums are exact on any byte data up to d = 256 */
             int exact_row = exact || (version != NN_CUBLAS && t.ran_version >= NN_VERSION_BYTES);
             int mismatched = 0;
             int failed = nn_version_report_bins(version)
@@ -144,14 +144,14 @@ int main(int argc, char **argv)
         {7, 3000, 24, 100, FLOATS},    {65, 66001, 128, 5, SIFT_LIKE},
         {9, 3000, 128, 8192, SIFT_LIKE},  /* no histogram fits in shared memory */
         {20, 1900, 200, 2000, SIFT_LIKE}, /* two groups of 8 queries (11: four); 2 blocks of dims */
-        {3, 5000, 256, 300, SIFT_LIKE},   /* the largest d of versions 7-15 */
+        {3, 5000, 256, 300, SIFT_LIKE},   /* the largest d of versions 9-17 */
         {8, 4000, 128, 5000, SIFT_LIKE},  /* 10: one group, 24 warps; 11-15: packed (also --small) */
         /* more references than a block of the min/max pass takes, and one
-         * bin that gets all 70,000 distances of its query (version 11: 65,280
+         * bin that gets all 70,000 distances of its query (version 13: 65,280
          * of them in one 16-bit counter, in both halves of the words) */
         {17, 70000, 128, 5000, SIFT_LIKE}, {16, 70000, 16, 5000, FLAT},
     };
-    /* versions 9-15's square root against the correctly rounded one, every float it meets */
+    /* versions 11-17's square root against the correctly rounded one, every float it meets */
     long long sqrt_mismatches = nn_sqrt_small_check();
     CHECK_MSG(sqrt_mismatches == 0, "nn_sqrt_small differs from __fsqrt_rn on %lld floats of [1, 2^24]",
           sqrt_mismatches);

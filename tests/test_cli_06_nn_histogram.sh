@@ -19,7 +19,7 @@ expect_error "from 1 to 8192" --bins 0
 expect_error "--bins '-3'" --bins -3
 expect_error "whole number" --bins abc
 expect_error "from 1 to 8192" --bins 9000
-expect_error "from 0 to 15" --version 16
+expect_error "from 0 to 17" --version 18
 expect_error "from 1 to 4" --reduce 9
 expect_error "-q '0'" -q 0
 expect_error "-d '0'" -d 0
@@ -39,6 +39,6 @@ expect_error "cannot create output file" --output /proc/x
 expect_error "it is a directory" --output "$tmp"
 expect_error "cannot create output file" --output="$tmp/no/such/dir/h.ivecs"
 expect_error "cannot open" --base "$long_dir/b.fvecs" --query "$tmp/base4.fvecs"
-expect_accepted -q 2 -r 100 -d 8 --bins=10 --version=10 --runs=1 --no-cublas
+expect_accepted -q 2 -r 100 -d 8 --bins=10 --version=12 --runs=1 --no-cublas
 
 finish test_cli_06_nn_histogram

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_run_06_nn_histogram.sh - a small run of every version of stage 06 and the cuBLAS
 # baseline through the command line: every check passes, version 1 (float bins) reports
-# its mismatched rows, versions 7-15 run themselves on byte data, and --output writes the .ivecs
+# its mismatched rows, versions 9-17 run themselves on byte data, and --output writes the .ivecs
 # file.  GPU: exits 77 (skipped) where there is none.
 set -u
 bin=${BIN_DIR:-build/bin}/06_nn_histogram
@@ -15,10 +15,10 @@ if [ "$rc" -eq 77 ]; then
     grep '^SKIP: no CUDA device' "$tmp/log" || { echo "exit 77 without the SKIP line"; exit 1; }
     exit 77
 elif [ "$rc" -eq 0 ]; then
-    [ "$(grep -c '^RESULT stage=06_nn_histogram .*check=PASS' "$tmp/log")" -eq 17 ] ||
-        fail "expected 17 passing RESULT lines (cuBLAS and versions 0-15): $(grep RESULT "$tmp/log")"
-    grep -q '^RESULT .* version=15 .*exact=yes' "$tmp/log" && ! grep -q ' ran=' "$tmp/log" ||
-        fail "versions 7-15 should run themselves on byte data: $(grep ' ran=' "$tmp/log")"
+    [ "$(grep -c '^RESULT stage=06_nn_histogram .*check=PASS' "$tmp/log")" -eq 19 ] ||
+        fail "expected 19 passing RESULT lines (cuBLAS and versions 0-17): $(grep RESULT "$tmp/log")"
+    grep -q '^RESULT .* version=17 .*exact=yes' "$tmp/log" && ! grep -q ' ran=' "$tmp/log" ||
+        fail "versions 9-17 should run themselves on byte data: $(grep ' ran=' "$tmp/log")"
     grep -q '^RESULT .* version=1 .* mismatched_rows=[0-9]* checked_rows=5 ' "$tmp/log" ||
         fail "version 1 should count its mismatched rows: $(grep 'version=1' "$tmp/log")"
     [ "$(grep -c 'mismatched_rows=' "$tmp/log")" -eq 1 ] ||

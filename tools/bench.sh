@@ -23,7 +23,7 @@
 #             NN06_RUNS sets --runs (default 3).
 #   nn06r     stage 06's version 3 at 1,000 queries (K = 5000) with each reduction of the
 #             class notes (--reduce 1..4, report 002): the min/max step; nn06_reduce.csv
-#   nn06k     stage 06 at the full size, K = 1, 5, 50, 500, 5000: versions 8 (tensor
+#   nn06k     stage 06 at the full size, K = 1, 5, 50, 500, 5000: versions 10 (tensor
 #             cores), 10 and 15 (the fastest) with cuBLAS in each run, median of 3 (not in the
 #             default sets: about two minutes on an H100); nn06_k.csv
 # <machine> is the GPU's name (nvidia-smi), or, where there is no GPU,
@@ -219,10 +219,10 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         cols="$cols histogram_ms cublas_ms vs_cublas exact check gpu args"
         for k in 1 5 50 500 5000; do
             # cuBLAS runs beside both versions (each vs_cublas is from its own process);
-            # its row is kept once per K, from version 15's run
-            nn_run "$cols" no-cublas --bins "$k" --version 8 --runs "${NN06_RUNS:-3}" || break
+            # its row is kept once per K, from version 17's run
             nn_run "$cols" no-cublas --bins "$k" --version 10 --runs "${NN06_RUNS:-3}" || break
-            nn_run "$cols" rows --bins "$k" --version 15 --runs "${NN06_RUNS:-3}" || break
+            nn_run "$cols" no-cublas --bins "$k" --version 12 --runs "${NN06_RUNS:-3}" || break
+            nn_run "$cols" rows --bins "$k" --version 17 --runs "${NN06_RUNS:-3}" || break
         done ;;
     *) echo "unknown set '$set'" >&2; exit 2 ;;
     esac

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # profile.sh BIN_DIR NN - `make profile STAGE=NN`: Nsight Compute (ncu) on stage NN at its
 # defaults - the speed-of-light, memory-workload, occupancy and launch sections of every
-# kernel of one warm-up sort and one timed sort (--runs 1; stage 06: version 15 at 1,000
+# kernel of one warm-up sort and one timed sort (--runs 1; stage 06: version 17 at 1,000
 # queries) - at the GPU's own clocks (--clock-control none, as the timings run).
 # Writes results/<gpu>/profile/<stage>.ncu-rep (open it in Nsight Compute, or
 # `ncu --import FILE --page details`) and <stage>.summary.txt, one line per kernel
@@ -21,7 +21,7 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
 out=results/$(tr 'A-Z' 'a-z' <<<"$gpu" | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')/profile
 mkdir -p "$out"
 case $stage in
-    06_*) args=${PROFILE_ARGS:--q 1000 --version 15 --runs 1 --no-cublas} ;;
+    06_*) args=${PROFILE_ARGS:--q 1000 --version 17 --runs 1 --no-cublas} ;;
     *) args=${PROFILE_ARGS:---runs 1 --no-cub} ;;
 esac
 name=${PROFILE_NAME:-$stage}

@@ -1,21 +1,15 @@
 /*
- * 06_nn_histogram/v5_fused.cu - version 5: fused and register-tiled; the
- * distances never touch global memory.
+ * 06_nn_histogram/v9_bytes.cu - version 9: bytes in place of floats.
  *
- * What changed since version 4 (several changes at once - each is its own
- * lesson, and splitting them into versions of their own is still to do):
- * - fusion: a first pass computes the distances and keeps only each query's
- *   min/max; the thresholds follow; a second pass computes them again and
- *   bins each one.  No chunk x R array, no chunks: all queries in one grid;
- * - the dot-product form ||q||^2 + ||r||^2 - 2 q.r (norms computed once at
- *   setup) on references transposed at setup (dims x refs), so that
- *   neighbouring threads read neighbouring references;
- * - register tiling: each thread computes 8 queries x 8 references;
- * - the grid order: the queries vary fastest, so blocks running together
- *   share their references through the L2 cache; the next step's references
- *   are loaded while this step's are used;
- * - the histograms of a block's 8 queries in shared memory, as in version 4
- *   (global atomics when K is too large for them).
+ * What changed since version 8: the data the passes read and the instruction
+ * that multiplies.  SIFT data are bytes (integers 0..255), stored as floats so
+ * far: 4 bytes of memory and one multiply-add per dimension.  Here every
+ * vector is kept once more as bytes, four dimensions to a 32-bit word
+ * (nn_common.cu packs them at setup, the references transposed: words x refs),
+ * and __dp4a multiplies the four byte pairs of two words and adds them to an
+ * int32 sum in one instruction.  A quarter of the bytes to read and a quarter
+ * of the instructions for the dot products; the int32 sums are exact on any
+ * byte data.  Where the data are not bytes, version 9 runs version 8.
  */
 #include "cuda_check.h"
 #include "gpu.h"
@@ -23,25 +17,25 @@
 
 #define F_THREADS 256
 #define F_RPT 8                      /* references per thread per tile */
-#define F_DC 4                       /* dimensions staged per step */
+#define F_WC 4                       /* words (4 dimensions each) staged per step */
 #define F_TILES_PER_BLOCK 32
 #define F_GROUPS 4                   /* groups of 8 queries per block, where it can (plan_pass) */
 
 enum { PASS_MINMAX = 0, PASS_HISTOGRAM = 1 };
 
-/* Thread t's share of the F_DC x TILE reference values of dimensions
- * [k0, k0 + F_DC) and references [r0, r0 + TILE): consecutive threads read
+/* Thread t's share of the F_WC x TILE reference words of words
+ * [k0, k0 + F_WC) and references [r0, r0 + TILE): consecutive threads read
  * consecutive references (coalesced), and the loop is unrolled so that all
  * STAGE loads are in flight at once instead of one after another. */
 template <int TILE, int STAGE>
-static __device__ __forceinline__ void load_stage(const float *base_t, int refs, int d, int r0,
-                                                  int k0, int t, float staged[STAGE])
+static __device__ __forceinline__ void load_stage(const uint32_t *base4, int refs, int dw,
+                                                  int r0, int k0, int t, uint32_t staged[STAGE])
 {
 #pragma unroll
     for (int i = 0; i < STAGE; i++) {
         int at = t + i * F_THREADS, kk = at / TILE, rr = at % TILE;
-        staged[i] = (k0 + kk < d && r0 + rr < refs) ? base_t[(size_t)(k0 + kk) * refs + r0 + rr]
-                                                    : 0.0f;
+        staged[i] = (k0 + kk < dw && r0 + rr < refs) ? base4[(size_t)(k0 + kk) * refs + r0 + rr]
+                                                     : 0u;
     }
 }
 
@@ -51,30 +45,33 @@ static __device__ __forceinline__ void load_stage(const float *base_t, int refs,
  * time work on the same references, which then come from the L2 cache rather
  * than from DRAM - and each reference brought into shared memory serves all
  * 8 QG queries of the block.  Each thread computes an 8 x F_RPT tile of dot
- * products in registers: per dimension it reads F_RPT references (two 16-byte
- * loads) and 8 query values (the same address for the whole warp: a
- * broadcast), for 8 * F_RPT multiply-adds.  While it does, the next step's
- * reference values are already on their way into its registers (load_stage),
- * so the wait for memory overlaps the arithmetic.  The squared distance is
+ * products in registers: per word (4 dimensions) it reads F_RPT references'
+ * words (two 16-byte loads) and 8 query words (the same address for the whole
+ * warp: a broadcast), for 8 * F_RPT __dp4a - 4 byte multiply-adds each.
+ * While it does, the next step's reference words are already on their way
+ * into its registers (load_stage), so the wait for memory overlaps the
+ * arithmetic.  The squared distance is
  * ||q||^2 + ||r||^2 - 2 q.r.
  * PASS_MINMAX keeps the smallest and largest per query; PASS_HISTOGRAM bins
  * them into the block's private histograms (s_hist, when they fit in shared
- * memory) and adds those to the global counts once at the end. */
+ * memory) and adds those to the global counts once at the end.  A distance
+ * is binned by its float guess alone unless it lies within the query's
+ * margin of an edge (nn_bin_fast). */
 template <int QG>
 static __global__ void __launch_bounds__(F_THREADS)
-fused_pass(int pass, const float *query, const float *base_t, const float *qnorm,
-           const float *rnorm, int nq, int refs, int d, int k, uint32_t *smin, uint32_t *smax,
-           const float *threshold, uint32_t *hist, int shared_hist)
+fused_pass(int pass, const uint32_t *query4, const uint32_t *base4, const float *qnorm,
+           const float *rnorm, int nq, int refs, int dw, int k, uint32_t *smin, uint32_t *smax,
+           const float *threshold, const float *margin, uint32_t *hist, int shared_hist)
 {
     constexpr int TQ = 8 * QG;                        /* queries per block */
     constexpr int TEAM = F_THREADS / QG;              /* threads per group of 8 queries */
     constexpr int TILE = TEAM * F_RPT;                /* references per tile */
-    constexpr int STAGE = F_DC * TILE / F_THREADS;    /* values a thread stages per step */
-    extern __shared__ __align__(16) float smem[];
-    float *s_ref = smem;                  /* F_DC x TILE */
-    float *s_q = s_ref + F_DC * TILE;     /* TQ x F_DC */
-    uint32_t *s_hist = (uint32_t *)(s_q + TQ * F_DC); /* TQ x k */
-    __shared__ float s_root[TQ], s_scale[TQ];
+    constexpr int STAGE = F_WC * TILE / F_THREADS;    /* words a thread stages per step */
+    extern __shared__ __align__(16) uint32_t smem[];
+    uint32_t *s_ref = smem;               /* F_WC x TILE */
+    uint32_t *s_q = s_ref + F_WC * TILE;  /* TQ x F_WC */
+    uint32_t *s_hist = s_q + TQ * F_WC;   /* TQ x k */
+    __shared__ float s_root[TQ], s_scale[TQ], s_margin[TQ];
     __shared__ uint32_t s_min[TQ], s_max[TQ];
 
     const int t = threadIdx.x, q0 = blockIdx.x * TQ;
@@ -87,55 +84,57 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
     if (t < TQ) {
         s_min[t] = 0xFFFFFFFFu;
         s_max[t] = 0;
-        if (pass == PASS_HISTOGRAM && q0 + t < nq)
+        if (pass == PASS_HISTOGRAM && q0 + t < nq) {
             bin_guess_params(smin, smax, q0 + t, k, &s_root[t], &s_scale[t]);
+            s_margin[t] = margin[q0 + t];
+        }
     }
-    float qn[8];
+    int qn[8]; /* the norms are integers: exact in float, and here in int */
     uint32_t my_min[8], my_max[8];
 #pragma unroll
     for (int i = 0; i < 8; i++) {
-        qn[i] = q0 + g8 + i < nq ? qnorm[q0 + g8 + i] : 0.0f;
+        qn[i] = q0 + g8 + i < nq ? (int)qnorm[q0 + g8 + i] : 0;
         my_min[i] = 0xFFFFFFFFu;
         my_max[i] = 0;
     }
 
-    float staged[STAGE];
-    load_stage<TILE, STAGE>(base_t, refs, d, r_begin, 0, t, staged);
+    uint32_t staged[STAGE];
+    load_stage<TILE, STAGE>(base4, refs, dw, r_begin, 0, t, staged);
     for (int r0 = r_begin; r0 < r_end; r0 += TILE) {
-        float acc[8][F_RPT];
+        uint32_t acc[8][F_RPT];
 #pragma unroll
         for (int i = 0; i < 8; i++)
 #pragma unroll
             for (int j = 0; j < F_RPT; j++)
-                acc[i][j] = 0.0f;
+                acc[i][j] = 0u;
 
-        for (int k0 = 0; k0 < d; k0 += F_DC) {
+        for (int k0 = 0; k0 < dw; k0 += F_WC) {
             __syncthreads(); /* the previous step's values are used up */
 #pragma unroll
             for (int i = 0; i < STAGE; i++)
                 s_ref[t + i * F_THREADS] = staged[i];
-            if (t < TQ * F_DC) {
-                int qi = t / F_DC, kk = t % F_DC;
-                s_q[t] = (q0 + qi < nq && k0 + kk < d) ? query[(size_t)(q0 + qi) * d + k0 + kk]
-                                                       : 0.0f;
+            if (t < TQ * F_WC) {
+                int qi = t / F_WC, kk = t % F_WC;
+                s_q[t] = (q0 + qi < nq && k0 + kk < dw) ? query4[(size_t)(q0 + qi) * dw + k0 + kk]
+                                                        : 0u;
             }
             __syncthreads();
             /* the next step: the next dimensions, or the next tile's first */
-            int next_k0 = k0 + F_DC < d ? k0 + F_DC : 0;
-            int next_r0 = k0 + F_DC < d ? r0 : r0 + TILE;
+            int next_k0 = k0 + F_WC < dw ? k0 + F_WC : 0;
+            int next_r0 = k0 + F_WC < dw ? r0 : r0 + TILE;
             if (next_r0 < r_end)
-                load_stage<TILE, STAGE>(base_t, refs, d, next_r0, next_k0, t, staged);
+                load_stage<TILE, STAGE>(base4, refs, dw, next_r0, next_k0, t, staged);
 #pragma unroll
-            for (int kk = 0; kk < F_DC; kk++) {
-                const float4 *src = (const float4 *)(s_ref + kk * TILE + tr * F_RPT);
-                float4 a = src[0], b = src[1];
-                float r[F_RPT] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+            for (int kk = 0; kk < F_WC; kk++) {
+                const uint4 *src = (const uint4 *)(s_ref + kk * TILE + tr * F_RPT);
+                uint4 a = src[0], b = src[1];
+                uint32_t r[F_RPT] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
 #pragma unroll
                 for (int i = 0; i < 8; i++) {
-                    float qv = s_q[(g8 + i) * F_DC + kk];
+                    uint32_t qv = s_q[(g8 + i) * F_WC + kk];
 #pragma unroll
                     for (int j = 0; j < F_RPT; j++)
-                        acc[i][j] = fmaf(qv, r[j], acc[i][j]);
+                        acc[i][j] = __dp4a(qv, r[j], acc[i][j]); /* unsigned bytes */
                 }
             }
         }
@@ -145,20 +144,19 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
             int r = r0 + tr * F_RPT + j;
             if (r >= refs)
                 break;
-            float rn = rnorm[r];
+            int rn = (int)rnorm[r];
 #pragma unroll
             for (int i = 0; i < 8; i++) {
                 int qi = g8 + i;
                 if (q0 + qi >= nq)
                     break;
-                float s = qn[i] + rn - 2.0f * acc[i][j];
-                s = s > 0.0f ? s : 0.0f; /* rounding on non-integer data; never -0 */
+                float s = (float)(qn[i] + rn - 2 * (int)acc[i][j]); /* exact, below 2^24 */
                 if (pass == PASS_MINMAX) {
                     my_min[i] = min(my_min[i], __float_as_uint(s));
                     my_max[i] = max(my_max[i], __float_as_uint(s));
                 } else {
                     const float *thr = threshold + (size_t)(q0 + qi) * (k - 1);
-                    int b = nn_bin_guessed(s, thr, k, s_root[qi], s_scale[qi]);
+                    int b = nn_bin_fast(s, thr, k, s_root[qi], s_scale[qi], s_margin[qi]);
                     uint32_t *counter = shared_hist ? &s_hist[qi * k + b]
                                                     : &hist[(size_t)(q0 + qi) * k + b];
                     atomicAdd(counter, 1u);
@@ -204,7 +202,7 @@ typedef struct {
  * reference and query values in. */
 static size_t staging_bytes(int groups)
 {
-    return (size_t)(F_DC * (F_THREADS / groups * F_RPT) + 8 * groups * F_DC) * sizeof(float);
+    return (size_t)(F_WC * (F_THREADS / groups * F_RPT) + 8 * groups * F_WC) * sizeof(uint32_t);
 }
 
 /* The more queries a block takes, the fewer times each reference is read -
@@ -236,10 +234,10 @@ static void launch_pass(nn_device *dev, int pass, const fused_plan *plan)
     size_t refs_per_block = (size_t)F_THREADS / QG * F_RPT * F_TILES_PER_BLOCK;
     dim3 grid((unsigned)((p->queries + 8 * QG - 1) / (8 * QG)),
               (unsigned)((p->refs + refs_per_block - 1) / refs_per_block));
-    fused_pass<QG><<<grid, F_THREADS, plan->smem>>>(pass, dev->query, dev->base_t, dev->qnorm,
-                                                    dev->rnorm, p->queries, p->refs, p->dims,
+    fused_pass<QG><<<grid, F_THREADS, plan->smem>>>(pass, dev->query4, dev->base4, dev->qnorm,
+                                                    dev->rnorm, p->queries, p->refs, dev->words,
                                                     p->bins, dev->smin, dev->smax, dev->threshold,
-                                                    dev->hist, plan->shared_hist);
+                                                    dev->margin, dev->hist, plan->shared_hist);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -259,24 +257,24 @@ static void run(nn_device *dev, int reduce)
     (void)reduce;
     run_pass(dev, PASS_MINMAX);
     step_timer_mark(&dev->timer, 0, NN_STEP_MINMAX);
-    nn_launch_thresholds(dev, 0, dev->p.queries, 0);
+    nn_launch_thresholds(dev, 0, dev->p.queries, 1);
     step_timer_mark(&dev->timer, 0, NN_STEP_THRESHOLDS);
     run_pass(dev, PASS_HISTOGRAM);
     step_timer_mark(&dev->timer, 0, NN_STEP_HISTOGRAM);
 }
 
 /* No distances in memory; per pass the references are read once per block of
- * 8 x groups queries (mostly from the L2 cache), the queries once, and the
- * histogram pass writes the counts. */
+ * 8 x groups queries (mostly from the L2 cache), as bytes, the queries once,
+ * and the histogram pass writes the counts. */
 static double step_bytes(const nn_device *dev, int step)
 {
     const nn_problem *p = &dev->p;
-    const double q = p->queries, r = p->refs, d = p->dims, k = p->bins;
+    const double q = p->queries, r = p->refs, d = 4.0 * dev->words, k = p->bins;
     if (step == NN_STEP_DISTANCES)
         return 0;
     int tq = 8 * plan_pass(dev, step == NN_STEP_MINMAX ? PASS_MINMAX : PASS_HISTOGRAM).groups;
     double blocks = (double)nn_round_up(p->queries, tq) / tq;
-    return 4.0 * d * (r * blocks + q) + (step == NN_STEP_HISTOGRAM ? 4.0 * q * k : 0.0);
+    return d * (r * blocks + q) + (step == NN_STEP_HISTOGRAM ? 4.0 * q * k : 0.0);
 }
 
-extern const nn_version nn_version_5 = {"fused, register-tiled", 0, run, step_bytes};
+extern const nn_version nn_version_9 = {"bytes, dp4a", 0, run, step_bytes};

@@ -1,22 +1,17 @@
 /*
- * 06_nn_histogram/v9_tuned_bins.cu - version 9: binning tuned for the
- * instruction stream.
+ * 06_nn_histogram/v10_tensor_cores.cu - version 10: integer tensor cores.
  *
- * What changed since version 8: only how the histogram pass bins and counts.
- * Once the tensor cores made the dot products cheap, binning became most of
- * the time, so every instruction per distance counts:
- * - the 8 distances a thread holds for a group of queries are binned side by
- *   side with no branch between them (the square root's own special-case
- *   branch too: nn_sqrt_small), and only the rare unsure ones then read the
- *   thresholds; for K <= 9 a distance is binned by comparing it with each
- *   threshold, no root at all;
- * - each query's values (norm, root, scale, margin) stay in registers where
- *   there are few groups;
- * - the atomics go to shared memory or to global memory in separate loops, so
- *   that the compiler issues shared-memory atomics rather than generic ones.
- * Still one histogram per query and 8 warps per block, as in version 8.
- * On a GPU older than compute capability 8.0 version 9 runs version 7, on
- * data that are not bytes version 6, and says so.
+ * What changed since version 9: the dot products.  Version 9's __dp4a does 4
+ * byte multiply-adds per thread and instruction; mma.sync.m16n8k32 with u8
+ * inputs and int32 sums does a 16 x 8 tile of dot products over 32 dimensions
+ * per warp and instruction, exactly.  The bytes are stored once more in the
+ * fragments' order (imma_layout.h), so that a thread's share of a fragment is
+ * one 32-byte load straight from global memory into registers, and each warp
+ * walks 32 references at a time through its block's range.  The binning is
+ * version 9's (nn_bin_fast, one distance after another), one histogram per
+ * query in shared memory, 8 warps per block.
+ * On a GPU older than compute capability 8.0 version 10 runs version 9, on
+ * data that are not bytes version 8, and says so.
  */
 #include "cuda_check.h"
 #include "gpu.h"
@@ -77,15 +72,12 @@ static __device__ __forceinline__ void load_step(const uint4 *rows, int kb,
  * tile and query group.  The int32 results are exact dot products, and
  * s = ||q||^2 + ||r||^2 - 2 q.r is an exact integer below 2^24.
  * PASS_MINMAX keeps each query's smallest and largest s; PASS_HISTOGRAM bins
- * s as versions 6 to 8 do (or, for K <= SMALLK + 1, by comparing it with each
- * threshold) into `copies` private histograms per query in shared memory
- * (lane % copies picks one, copies a power of two: with 32 copies no two
- * lanes of a warp ever collide), or straight into global memory when
- * copies = 0.  The pass, NQ, the warps per block, SMALLK and KB (blocks of
- * 128 dimensions) are template parameters: the accumulators stay in
- * registers, every loop over them unrolls, and each pass is compiled with
- * only its own registers. */
-template <int PASS, int NQ, int WARPS, int SMALLK, int KB>
+ * s as versions 8 and 9 do into one private histogram per query in shared
+ * memory (copies = 1), or straight into global memory when copies = 0.  The
+ * pass, NQ, the warps per block and KB (blocks of 128 dimensions) are template
+ * parameters: the accumulators stay in registers, every loop over them
+ * unrolls, and each pass is compiled with only its own registers. */
+template <int PASS, int NQ, int WARPS, int KB>
 static __global__ void __launch_bounds__(WARPS * 32, WARPS <= 8 ? 2 : 1)
 imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const float *rnorm, int nq,
           int refs, int refs_per_block, int k, uint32_t *smin, uint32_t *smax,
@@ -98,7 +90,6 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
     __shared__ int s_qn[NQ * 8];
     __shared__ float s_root[NQ * 8], s_scale[NQ * 8], s_margin[NQ * 8];
     __shared__ int s_min[NQ * 8], s_max[NQ * 8];
-    __shared__ __align__(16) float s_thr[NQ * 8 * (SMALLK ? SMALLK : 1)]; /* +inf padded */
 
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, g = lane / 4, t = lane % 4;
     const int q0 = blockIdx.x * NQ * 8;
@@ -124,35 +115,18 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
             bin_guess_params(smin, smax, q, k, &s_root[i], &s_scale[i]);
             s_margin[i] = margin[q];
         }
-        for (int b = 0; b < SMALLK; b++)
-            s_thr[i * SMALLK + b] = q < nq && b < k - 1 ? threshold[(size_t)q * (k - 1) + b]
-                                                        : __uint_as_float(NN_NO_THRESHOLD);
     }
     if (PASS == PASS_HISTOGRAM && copies)
         for (int i = threadIdx.x; i < NQ * 8 * k * copies; i += WARPS * 32)
             s_hist[i] = 0;
     __syncthreads();
 
-    /* What this thread needs of its 2 queries per group, in registers for the
-     * whole range when there are few groups (with 4 groups, 32 more registers
-     * would cost a block per multiprocessor: read from shared memory then). */
-    constexpr bool HOIST = NQ <= 2;
-    int h_qn[NQ][2];
-    float h_root[NQ][2], h_scale[NQ][2], h_margin[NQ][2];
     int my_min[NQ][2], my_max[NQ][2]; /* of s - ||q||^2, which needs no add per distance */
 #pragma unroll
     for (int n = 0; n < NQ; n++)
 #pragma unroll
-        for (int j = 0; j < 2; j++) {
-            int ql = n * 8 + imma_c_query(lane, j);
+        for (int j = 0; j < 2; j++)
             my_min[n][j] = INT_MAX, my_max[n][j] = INT_MIN;
-            if (HOIST) {
-                h_qn[n][j] = s_qn[ql];
-                h_root[n][j] = s_root[ql], h_scale[n][j] = s_scale[ql];
-                h_margin[n][j] = s_margin[ql];
-            }
-        }
-    const int copy = lane & (copies - 1); /* copies is a power of two */
 
     /* this thread's share of row g of the warp's first step, and of its norms */
     int r0 = r_begin + warp * I_STEP;
@@ -213,9 +187,7 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
 
         /* c[i] of a tile is query imma_c_query(lane, i), which depends on i % 2
          * only: a thread holds 2 queries per group (j), each for 4 references
-         * (c[j] and c[2 + j] of each of its 2 tiles: e = 2 mt + half).  The 8
-         * distances of a group are binned side by side, without a branch, so
-         * that their instructions interleave; the rare unsure ones afterwards. */
+         * (c[j] and c[2 + j] of each of its 2 tiles: e = 2 mt + half). */
         constexpr int E = I_MTILES * 2;
 #pragma unroll
         for (int n = 0; n < NQ; n++) {
@@ -241,79 +213,21 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                         my_max[n][j] = max(my_max[n][j], in ? d[j][e] : INT_MIN);
                     }
             } else {
-                int qn[2], bin[2][E];
-#pragma unroll
-                for (int j = 0; j < 2; j++)
-                    qn[j] = HOIST ? h_qn[n][j] : s_qn[ql[j]];
-                if (SMALLK) { /* K <= SMALLK + 1: count the thresholds at or below s */
-#pragma unroll
-                    for (int j = 0; j < 2; j++) {
-                        const float *thr = s_thr + ql[j] * SMALLK;
-#pragma unroll
-                        for (int e = 0; e < E; e++) {
-                            float s = (float)(qn[j] + d[j][e]);
-                            bin[j][e] = 0;
-#pragma unroll
-                            for (int b = 0; b < SMALLK; b++)
-                                bin[j][e] += s >= thr[b];
-                        }
-                    }
-                } else {
-                    float root[2], scale[2], qmargin[2];
-#pragma unroll
-                    for (int j = 0; j < 2; j++) {
-                        root[j] = HOIST ? h_root[n][j] : s_root[ql[j]];
-                        scale[j] = HOIST ? h_scale[n][j] : s_scale[ql[j]];
-                        qmargin[j] = HOIST ? h_margin[n][j] : s_margin[ql[j]];
-                    }
-                    bool any_unsure = false;
-#pragma unroll
-                    for (int j = 0; j < 2; j++)
-#pragma unroll
-                        for (int e = 0; e < E; e++) {
-                            float g_s = nn_guess_small((float)(qn[j] + d[j][e]), root[j], scale[j]);
-                            any_unsure |= !nn_bin_sure_guess(g_s, k, qmargin[j], &bin[j][e]);
-                        }
-                    if (any_unsure) { /* rare: find which, and ask the thresholds */
-#pragma unroll
-                        for (int j = 0; j < 2; j++) {
-                            const float *thr = threshold + (size_t)(q0 + ql[j]) * (k - 1);
-#pragma unroll
-                            for (int e = 0; e < E; e++) {
-                                float s = (float)(qn[j] + d[j][e]);
-                                if (query_in[j] && (present >> e & 1u) &&
-                                    !nn_bin_sure_guess(nn_guess_small(s, root[j], scale[j]), k,
-                                                       qmargin[j], &bin[j][e]))
-                                    bin[j][e] = nn_bin_from_thresholds(s, thr, k, bin[j][e]);
-                            }
-                        }
-                    }
-                }
-                /* separate loops, so that the compiler knows which memory each
-                 * atomic goes to (a generic atomic on shared memory is slow), and
-                 * none of them waits on a test in the usual, full step */
 #pragma unroll
                 for (int j = 0; j < 2; j++) {
                     if (!query_in[j])
                         continue;
-                    if (copies) {
-                        uint32_t *counts = s_hist + ql[j] * k * copies + copy;
-                        if (full_step) {
+                    const float *thr = threshold + (size_t)(q0 + ql[j]) * (k - 1);
+                    uint32_t *counts = copies ? s_hist + ql[j] * k
+                                              : hist + (size_t)(q0 + ql[j]) * k;
 #pragma unroll
-                            for (int e = 0; e < E; e++)
-                                atomicAdd(&counts[bin[j][e] * copies], 1u);
-                        } else {
-#pragma unroll
-                            for (int e = 0; e < E; e++)
-                                if (present >> e & 1u)
-                                    atomicAdd(&counts[bin[j][e] * copies], 1u);
-                        }
-                    } else {
-                        uint32_t *counts = hist + (size_t)(q0 + ql[j]) * k;
-#pragma unroll
-                        for (int e = 0; e < E; e++)
-                            if (present >> e & 1u)
-                                atomicAdd(&counts[bin[j][e]], 1u);
+                    for (int e = 0; e < E; e++) {
+                        if (!(present >> e & 1u))
+                            continue;
+                        float s = (float)(s_qn[ql[j]] + d[j][e]);
+                        atomicAdd(&counts[nn_bin_fast(s, thr, k, s_root[ql[j]], s_scale[ql[j]],
+                                                      s_margin[ql[j]])],
+                                  1u);
                     }
                 }
             }
@@ -395,15 +309,15 @@ static imma_plan plan_imma(const nn_device *dev, int pass)
     return plan;
 }
 
-template <int PASS, int NQ, int WARPS, int SMALLK, int KB>
+template <int PASS, int NQ, int WARPS, int KB>
 static void launch_imma(nn_device *dev, const imma_plan *plan)
 {
     const nn_problem *p = &dev->p;
-    CUDA_CHECK(cudaFuncSetAttribute(imma_pass<PASS, NQ, WARPS, SMALLK, KB>,
+    CUDA_CHECK(cudaFuncSetAttribute(imma_pass<PASS, NQ, WARPS, KB>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)plan->smem));
     dim3 grid((unsigned)((p->queries + NQ * 8 - 1) / (NQ * 8)),
               (unsigned)((p->refs + plan->refs_per_block - 1) / plan->refs_per_block));
-    imma_pass<PASS, NQ, WARPS, SMALLK, KB><<<grid, WARPS * 32, plan->smem>>>(
+    imma_pass<PASS, NQ, WARPS, KB><<<grid, WARPS * 32, plan->smem>>>(
         (const uint4 *)dev->query8, (const uint4 *)dev->base8, dev->qnorm, dev->rnorm, p->queries,
         p->refs, plan->refs_per_block, p->bins, dev->smin, dev->smax, dev->threshold, dev->margin,
         dev->hist, plan->copies);
@@ -411,22 +325,18 @@ static void launch_imma(nn_device *dev, const imma_plan *plan)
 }
 
 /* The kernel for this pass and plan; KB, the blocks of 128 dimensions, is 1
- * or 2 (version 9 takes at most 256 dimensions). */
+ * or 2 (version 10 takes at most 256 dimensions). */
 template <int KB>
 static void run_imma_pass_kb(nn_device *dev, int pass, const imma_plan *plan)
 {
     if (pass == PASS_MINMAX)
-        launch_imma<PASS_MINMAX, I_MAX_GROUPS, I_WARPS, 0, KB>(dev, plan);
-    else if (plan->groups == 4 && dev->p.bins <= 5) /* a few thresholds: compare with each */
-        launch_imma<PASS_HISTOGRAM, 4, I_WARPS, 4, KB>(dev, plan);
-    else if (plan->groups == 4 && dev->p.bins <= 9)
-        launch_imma<PASS_HISTOGRAM, 4, I_WARPS, 8, KB>(dev, plan);
+        launch_imma<PASS_MINMAX, I_MAX_GROUPS, I_WARPS, KB>(dev, plan);
     else if (plan->groups == 4)
-        launch_imma<PASS_HISTOGRAM, 4, I_WARPS, 0, KB>(dev, plan);
+        launch_imma<PASS_HISTOGRAM, 4, I_WARPS, KB>(dev, plan);
     else if (plan->groups == 2)
-        launch_imma<PASS_HISTOGRAM, 2, I_WARPS, 0, KB>(dev, plan);
+        launch_imma<PASS_HISTOGRAM, 2, I_WARPS, KB>(dev, plan);
     else
-        launch_imma<PASS_HISTOGRAM, 1, I_WARPS, 0, KB>(dev, plan);
+        launch_imma<PASS_HISTOGRAM, 1, I_WARPS, KB>(dev, plan);
 }
 
 static void run_imma_pass(nn_device *dev, int pass)
@@ -464,4 +374,4 @@ static double step_bytes(const nn_device *dev, int step)
     return r * row * blocks + q * row + (step == NN_STEP_HISTOGRAM ? 4.0 * q * k : 0.0);
 }
 
-extern const nn_version nn_version_9 = {"tensor cores, tuned bins", 0, run, step_bytes};
+extern const nn_version nn_version_10 = {"integer tensor cores", 0, run, step_bytes};

@@ -1,22 +1,20 @@
 /*
- * 06_nn_histogram/v15_nearest_test.cu - version 15: the sure test in one
- * comparison.
+ * 06_nn_histogram/v13_packed_counters.cu - version 13: 16-bit counters.
  *
- * What changed since version 14: only the test whether a distance's guessed
- * bin is sure (bin_rule.h: nn_bin_sure_nearest in place of
- * nn_bin_sure_guess).  A guess g is sure when it is more than the margin away
- * from every integer: versions 6-14 took f = g - floor(g) and asked
- * f > margin and f + margin < 1 - a conversion back to float, two additions,
- * two comparisons.  Here the distance to the nearest integer, |g - rint(g)|,
- * is compared with the margin once.  The same distances are sure, so the
- * counts are the same; a histogram pass that issues an instruction every
- * cycle it can gets faster by what it no longer issues.  The test needs
- * fewer registers too: the packed pass now fits 72 registers a thread, so it
- * runs 28 warps per block instead of 24 (for up to 128 dimensions; 24 above,
- * where 28 would spill).  On the H100 at K = 5000, the histogram pass: 19.5
- * ms (version 14), 19.2 ms with the test alone, 18.4 ms with 28 warps.
- * On a GPU older than compute capability 8.0 version 15 runs version 7, on
- * data that are not bytes version 6, and says so.
+ * What changed since version 12: only the histogram pass where the 32-bit
+ * histograms leave room for fewer than 4 groups of 8 queries per block (large
+ * K: at K = 5000 one group's 160 KB fill the shared memory).  There two
+ * queries share each counter word, 16 bits each, so a block holds twice the
+ * queries in the same bytes and every reference it reads serves twice the
+ * distances: at K = 5000 the references are read 625 times instead of 1,250.
+ * A 16-bit counter must not overflow, so a block now counts fewer than 2^16
+ * references (more blocks, each adding its counts to the histograms in global
+ * memory), and a warp step takes one tile of 16 references instead of two,
+ * so that half the registers of references leave room for 24 warps.  The
+ * increment is 1 or 2^16, fixed by the query's group, so packing costs no
+ * instruction per distance.
+ * On a GPU older than compute capability 8.0 version 13 runs version 9, on
+ * data that are not bytes version 8, and says so.
  */
 #include "cuda_check.h"
 #include "gpu.h"
@@ -27,12 +25,10 @@ enum { PASS_MINMAX = 0, PASS_HISTOGRAM = 1 };
 
 #define I_WARPS 8                  /* warps per block */
 #define I_HIST_WARPS_ONE_GROUP 24  /* ... when one group fills the shared memory (plan_imma) */
-#define I_PACKED_WARPS 28          /* ... in packed_pass, up to 128 dimensions (plan_imma) */
 #define I_HIST_WARPS 16            /* ... in the histogram pass otherwise (plan_imma) */
 #define I_MTILES 2                 /* 16-reference tiles per warp step (packed counters: 1) */
 #define I_STEP (16 * I_MTILES)     /* references per warp step: 32 */
 #define I_MAX_GROUPS 4             /* groups of 8 queries per block: up to 32 queries */
-#define I_MINMAX_GROUPS 8          /* ... in the min/max pass, one tile a step: 64 queries */
 #define I_MINMAX_REFS 65536        /* references per block in the min/max pass */
 
 /* c += a b for one 16 x 8 tile and 32 dimensions: bytes in, int32 sums out. */
@@ -88,7 +84,7 @@ static __device__ __forceinline__ void add_count(uint32_t *hist, size_t at, uint
  * tile and query group.  The int32 results are exact dot products, and
  * s = ||q||^2 + ||r||^2 - 2 q.r is an exact integer below 2^24.
  * PASS_MINMAX keeps each query's smallest and largest s; PASS_HISTOGRAM bins
- * s as versions 6 to 9 do (or, for K <= SMALLK + 1, by comparing it with each
+ * s as versions 8 to 11 do (or, for K <= SMALLK + 1, by comparing it with each
  * threshold) into `copies` private histograms per query in shared memory
  * (lane % copies picks one, copies a power of two: with 32 copies no two
  * lanes of a warp ever collide), or straight into global memory when
@@ -250,15 +246,6 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                         d[j][2 * mt + half] = rn[mt][half] - 2 * acc[mt][n][2 * half + j];
             }
             if constexpr (PASS == PASS_MINMAX) {
-                if (full_step) { /* every reference of the step exists */
-#pragma unroll
-                    for (int j = 0; j < 2; j++)
-#pragma unroll
-                        for (int e = 0; e < E; e++) {
-                            my_min[n][j] = min(my_min[n][j], d[j][e]);
-                            my_max[n][j] = max(my_max[n][j], d[j][e]);
-                        }
-                } else
 #pragma unroll
                 for (int j = 0; j < 2; j++)
 #pragma unroll
@@ -299,7 +286,7 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
 #pragma unroll
                         for (int e = 0; e < E; e++) {
                             float g_s = nn_guess_small((float)(qn[j] + d[j][e]), root[j], scale[j]);
-                            any_unsure |= !nn_bin_sure_nearest(g_s, k, qmargin[j], &bin[j][e]);
+                            any_unsure |= !nn_bin_sure_guess(g_s, k, qmargin[j], &bin[j][e]);
                         }
                     if (any_unsure) { /* rare: find which, and ask the thresholds */
 #pragma unroll
@@ -309,7 +296,7 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                             for (int e = 0; e < E; e++) {
                                 float s = (float)(qn[j] + d[j][e]);
                                 if (query_in[j] && (present >> e & 1u) &&
-                                    !nn_bin_sure_nearest(nn_guess_small(s, root[j], scale[j]), k,
+                                    !nn_bin_sure_guess(nn_guess_small(s, root[j], scale[j]), k,
                                                        qmargin[j], &bin[j][e]))
                                     bin[j][e] = nn_bin_from_thresholds(s, thr, k, bin[j][e]);
                             }
@@ -321,34 +308,21 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                  * none of them waits on a test in the usual, full step */
 #pragma unroll
                 for (int j = 0; j < 2; j++) {
-                    if (PACKED) { /* one copy; a query past the end counts unseen */
-                        const uint32_t one = n >= NQ / 2 ? 1u << 16 : 1u;
-                        uint32_t *counts = s_hist + (ql[j] % SLOTS) * k;
-                        if (full_step) {
-#pragma unroll
-                            for (int e = 0; e < E; e++)
-                                atomicAdd(&counts[bin[j][e]], one);
-                        } else {
-#pragma unroll
-                            for (int e = 0; e < E; e++)
-                                if (present >> e & 1u)
-                                    atomicAdd(&counts[bin[j][e]], one);
-                        }
-                        continue;
-                    }
                     if (!query_in[j])
                         continue;
                     if (copies) {
-                        uint32_t *counts = s_hist + ql[j] * k * copies + copy;
+                        const int slot = PACKED ? ql[j] % SLOTS : ql[j];
+                        const uint32_t one = PACKED && n >= NQ / 2 ? 1u << 16 : 1u;
+                        uint32_t *counts = s_hist + slot * k * copies + copy;
                         if (full_step) {
 #pragma unroll
                             for (int e = 0; e < E; e++)
-                                atomicAdd(&counts[bin[j][e] * copies], 1u);
+                                atomicAdd(&counts[bin[j][e] * copies], one);
                         } else {
 #pragma unroll
                             for (int e = 0; e < E; e++)
                                 if (present >> e & 1u)
-                                    atomicAdd(&counts[bin[j][e] * copies], 1u);
+                                    atomicAdd(&counts[bin[j][e] * copies], one);
                         }
                     } else {
                         uint32_t *counts = hist + (size_t)(q0 + ql[j]) * k;
@@ -402,171 +376,6 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
     }
 }
 
-/* This thread's words of references 8 nt + g (nt = 0, 1: the step's two
- * tiles of 8) for block kb of the dimensions; `rows` points at its share of
- * row g of the step's first tile, and a packed row is KB blocks of 8 uint4. */
-template <int KB>
-static __device__ __forceinline__ void load_refs(const uint4 *rows, int kb, uint32_t wb[2][8])
-{
-#pragma unroll
-    for (int nt = 0; nt < 2; nt++) {
-        const uint4 *p = rows + (8 * nt * KB + kb) * 8;
-        words_of(p[0], p[1], wb[nt]);
-    }
-}
-
-/* The packed histogram pass, operands swapped.  A block owns 16 queries - the
- * 16 rows of A, q0 .. q0 + 15 - and a range of fewer than 2^16 references;
- * each warp takes steps of 16 references (two 8-column tiles of B).  Thread
- * (g, t) holds queries g and g + 8: c0, c1 of a tile are query g with
- * references 2t and 2t + 1, c2, c3 query g + 8 with the same two.  Query g
- * counts in the low 16 bits of slot g's words, query g + 8 in the high.  The
- * binning is version 13's. */
-template <int WARPS, int KB>
-static __global__ void __launch_bounds__(WARPS * 32, 1)
-packed_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const float *rnorm,
-            int nq, int refs, int refs_per_block, int k, const uint32_t *smin,
-            const uint32_t *smax, const float *threshold, const float *margin, uint32_t *hist)
-{
-    extern __shared__ __align__(16) uint4 i_smem[];
-    uint32_t *s_hist = (uint32_t *)i_smem; /* 8 slots x k */
-    constexpr int STEP = 16, E = 4;        /* references per warp step; distances per query */
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, g = lane / 4, t = lane % 4;
-    const int q0 = blockIdx.x * 16;
-    const int r_begin = blockIdx.y * refs_per_block;
-    const int r_end = refs - r_begin < refs_per_block ? refs : r_begin + refs_per_block;
-    const int block_vec = KB * (IMMA_BLOCK_DIMS / 16); /* uint4 per packed vector */
-
-    for (int i = threadIdx.x; i < 8 * k; i += WARPS * 32)
-        s_hist[i] = 0;
-
-    /* queries g and g + 8 (h = 0, 1): their A fragments, in registers for the
-     * whole range (the packed queries are padded to whole blocks of 16), and
-     * what their binning needs */
-    uint32_t a[KB][4][4];
-#pragma unroll
-    for (int kb = 0; kb < KB; kb++) {
-        uint32_t qg[8], qg8[8];
-        const uint4 *p = query8 + (size_t)(q0 + g) * block_vec + kb * 8 + 2 * t;
-        words_of(p[0], p[1], qg);
-        p += 8 * (size_t)block_vec;
-        words_of(p[0], p[1], qg8);
-#pragma unroll
-        for (int c = 0; c < 4; c++)
-            imma_a_fragment(qg, qg8, c, a[kb][c]);
-    }
-    int qn[2];
-    float root[2], scale[2], qmargin[2];
-    bool query_in[2];
-#pragma unroll
-    for (int h = 0; h < 2; h++) {
-        int q = q0 + g + 8 * h;
-        query_in[h] = q < nq;
-        qn[h] = query_in[h] ? (int)qnorm[q] : 0; /* exact: an integer below 2^24 */
-        root[h] = scale[h] = qmargin[h] = 0.0f; /* a query past the end: bin 0, unseen */
-        if (query_in[h]) {
-            bin_guess_params(smin, smax, q, k, &root[h], &scale[h]);
-            qmargin[h] = margin[q];
-        }
-    }
-    __syncthreads();
-
-    int r0 = r_begin + warp * STEP;
-    const uint4 *rows = base8 + (size_t)(r0 + g) * block_vec + 2 * t;
-    const size_t rows_per_step = (size_t)WARPS * STEP;
-    uint32_t wb[2][8];
-    if (r0 < r_end)
-        load_refs<KB>(rows, 0, wb);
-    for (; r0 < r_end; r0 += WARPS * STEP, rows += rows_per_step * block_vec) {
-        int acc[2][4] = {};
-#pragma unroll
-        for (int kb = 0; kb < KB; kb++) {
-            if (kb > 0)
-                load_refs<KB>(rows, kb, wb);
-#pragma unroll
-            for (int c = 0; c < 4; c++)
-#pragma unroll
-                for (int nt = 0; nt < 2; nt++) {
-                    uint32_t b[2];
-                    imma_b_fragment(wb[nt], c, b);
-                    mma_u8(acc[nt], a[kb][c], b);
-                }
-        }
-        const bool full_step = r0 + STEP <= r_end; /* all but a range's last step */
-        if (r0 + WARPS * STEP < r_end)
-            load_refs<KB>(rows + rows_per_step * block_vec, 0, wb);
-
-        /* ||r||^2 of references 8 nt + 2t + i, e = 2 nt + i; past the end of
-         * the range (the last step only) a reference is absent */
-        int rn[E];
-        unsigned present = (1u << E) - 1;
-        if (full_step) {
-#pragma unroll
-            for (int nt = 0; nt < 2; nt++) {
-                float2 pair = ((const float2 *)(rnorm + r0 + 8 * nt))[t];
-                rn[2 * nt] = (int)pair.x, rn[2 * nt + 1] = (int)pair.y;
-            }
-        } else {
-#pragma unroll
-            for (int e = 0; e < E; e++) {
-                int r = r0 + 8 * (e / 2) + 2 * t + e % 2;
-                rn[e] = r < r_end ? (int)rnorm[r] : 0;
-                if (r >= r_end)
-                    present &= ~(1u << e);
-            }
-        }
-
-        /* the 8 distances side by side, the rare unsure ones afterwards */
-        int bin[2][E];
-        bool any_unsure = false;
-#pragma unroll
-        for (int h = 0; h < 2; h++)
-#pragma unroll
-            for (int e = 0; e < E; e++) {
-                int s = qn[h] + rn[e] - 2 * acc[e / 2][2 * h + e % 2];
-                float g_s = nn_guess_small((float)s, root[h], scale[h]);
-                any_unsure |= !nn_bin_sure_nearest(g_s, k, qmargin[h], &bin[h][e]);
-            }
-        if (any_unsure) {
-#pragma unroll
-            for (int h = 0; h < 2; h++) {
-                const float *thr = threshold + (size_t)(q0 + g + 8 * h) * (k - 1);
-#pragma unroll
-                for (int e = 0; e < E; e++) {
-                    float s = (float)(qn[h] + rn[e] - 2 * acc[e / 2][2 * h + e % 2]);
-                    if (query_in[h] && (present >> e & 1u) &&
-                        !nn_bin_sure_nearest(nn_guess_small(s, root[h], scale[h]), k, qmargin[h],
-                                           &bin[h][e]))
-                        bin[h][e] = nn_bin_from_thresholds(s, thr, k, bin[h][e]);
-                }
-            }
-        }
-        /* query g in the low halves, g + 8 in the high: one slot, no tests */
-        uint32_t *counts = s_hist + g * k;
-        if (full_step) {
-#pragma unroll
-            for (int e = 0; e < E; e++) {
-                atomicAdd(&counts[bin[0][e]], 1u);
-                atomicAdd(&counts[bin[1][e]], 1u << 16);
-            }
-        } else {
-#pragma unroll
-            for (int e = 0; e < E; e++)
-                if (present >> e & 1u) {
-                    atomicAdd(&counts[bin[0][e]], 1u);
-                    atomicAdd(&counts[bin[1][e]], 1u << 16);
-                }
-        }
-    }
-
-    __syncthreads();
-    for (int i = threadIdx.x; i < 8 * k; i += WARPS * 32) {
-        uint32_t count = s_hist[i]; /* each half below 2^16 */
-        add_count(hist, (size_t)q0 * k + i, count & 0xffffu, q0 + i / k < nq);
-        add_count(hist, (size_t)(q0 + 8) * k + i, count >> 16, q0 + 8 + i / k < nq);
-    }
-}
-
 /* How one pass is laid out: query groups per block, warps per block,
  * histogram copies (0: the counts go to global memory), references per block,
  * tiles per warp step, 16-bit counters or not, dynamic shared memory. */
@@ -581,10 +390,7 @@ static imma_plan plan_imma(const nn_device *dev, int pass)
     imma_plan plan = {I_MAX_GROUPS, I_WARPS, 0, I_MINMAX_REFS, I_MTILES, 0, 0};
     size_t fragments = (size_t)I_MAX_GROUPS * dev->kblocks * 32 * 2 * sizeof(uint4);
     size_t room = gpu_shared_memory_optin() - 2048; /* the static arrays */
-    if (pass == PASS_MINMAX) {
-        plan.groups = I_MINMAX_GROUPS;
-        plan.mtiles = 1;
-    } else {
+    if (pass == PASS_HISTOGRAM) {
         /* as many queries as have a histogram in shared memory (fewer queries
          * per block means the references are read more often) */
         size_t per_query = (size_t)p->bins * sizeof(uint32_t);
@@ -623,10 +429,8 @@ static imma_plan plan_imma(const nn_device *dev, int pass)
         if (plan.copies > 0 && plan.groups < I_MAX_GROUPS) {
             plan.groups *= 2;
             plan.packed = 1;
-            plan.copies = 1; /* the kernel counts into one copy (more never fit) */
             plan.mtiles = 1;
-            plan.warps = plan.groups == 2 && dev->kblocks == 1 ? I_PACKED_WARPS
-                                                               : I_HIST_WARPS_ONE_GROUP;
+            plan.warps = I_HIST_WARPS_ONE_GROUP;
             plan.refs_per_block = 65535 / (plan.warps * 16) * (plan.warps * 16);
         }
     }
@@ -641,22 +445,6 @@ static imma_plan plan_imma(const nn_device *dev, int pass)
                 (size_t)plan.groups * 8 * p->bins * plan.copies * sizeof(uint32_t) /
                     (plan.packed ? 2 : 1);
     return plan;
-}
-
-template <int KB>
-static void launch_packed(nn_device *dev, const imma_plan *plan)
-{
-    const nn_problem *p = &dev->p;
-    constexpr int WARPS = KB == 1 ? I_PACKED_WARPS : I_HIST_WARPS_ONE_GROUP; /* as plan_imma */
-    CUDA_CHECK(cudaFuncSetAttribute(packed_pass<WARPS, KB>,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)plan->smem));
-    dim3 grid((unsigned)((p->queries + 15) / 16),
-              (unsigned)((p->refs + plan->refs_per_block - 1) / plan->refs_per_block));
-    packed_pass<WARPS, KB><<<grid, WARPS * 32, plan->smem>>>(
-        (const uint4 *)dev->query8, (const uint4 *)dev->base8, dev->qnorm, dev->rnorm, p->queries,
-        p->refs, plan->refs_per_block, p->bins, dev->smin, dev->smax, dev->threshold, dev->margin,
-        dev->hist);
-    CUDA_CHECK_LAUNCH();
 }
 
 template <int PASS, int NQ, int WARPS, int SMALLK, int KB, int MT = I_MTILES, bool PACKED = false>
@@ -675,16 +463,16 @@ static void launch_imma(nn_device *dev, const imma_plan *plan)
 }
 
 /* The kernel for this pass and plan; KB, the blocks of 128 dimensions, is 1
- * or 2 (version 15 takes at most 256 dimensions). */
+ * or 2 (version 13 takes at most 256 dimensions). */
 template <int KB>
 static void run_imma_pass_kb(nn_device *dev, int pass, const imma_plan *plan)
 {
     if (pass == PASS_MINMAX)
-        launch_imma<PASS_MINMAX, I_MINMAX_GROUPS, I_WARPS, 0, KB, 1>(dev, plan);
-    else if (plan->packed && plan->groups == 2) /* 16 queries: A's 16 rows */
-        launch_packed<KB>(dev, plan);
-    else if (plan->packed)
+        launch_imma<PASS_MINMAX, I_MAX_GROUPS, I_WARPS, 0, KB>(dev, plan);
+    else if (plan->packed && plan->groups == 4)
         launch_imma<PASS_HISTOGRAM, 4, I_HIST_WARPS_ONE_GROUP, 0, KB, 1, true>(dev, plan);
+    else if (plan->packed)
+        launch_imma<PASS_HISTOGRAM, 2, I_HIST_WARPS_ONE_GROUP, 0, KB, 1, true>(dev, plan);
     else if (plan->groups == 4 && dev->p.bins <= 5) /* a few thresholds: compare with each */
         launch_imma<PASS_HISTOGRAM, 4, I_HIST_WARPS, 4, KB>(dev, plan);
     else if (plan->groups == 4 && dev->p.bins <= 9)
@@ -732,4 +520,4 @@ static double step_bytes(const nn_device *dev, int step)
     return r * row * blocks + q * row + (step == NN_STEP_HISTOGRAM ? 4.0 * q * k : 0.0);
 }
 
-extern const nn_version nn_version_15 = {"sure test in one comparison", 0, run, step_bytes};
+extern const nn_version nn_version_13 = {"16-bit counters", 0, run, step_bytes};

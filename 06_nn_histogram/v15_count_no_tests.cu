@@ -1,20 +1,17 @@
 /*
- * 06_nn_histogram/v11_packed_counters.cu - version 11: 16-bit counters.
+ * 06_nn_histogram/v15_count_no_tests.cu - version 15: counting without tests.
  *
- * What changed since version 10: only the histogram pass where the 32-bit
- * histograms leave room for fewer than 4 groups of 8 queries per block (large
- * K: at K = 5000 one group's 160 KB fill the shared memory).  There two
- * queries share each counter word, 16 bits each, so a block holds twice the
- * queries in the same bytes and every reference it reads serves twice the
- * distances: at K = 5000 the references are read 625 times instead of 1,250.
- * A 16-bit counter must not overflow, so a block now counts fewer than 2^16
- * references (more blocks, each adding its counts to the histograms in global
- * memory), and a warp step takes one tile of 16 references instead of two,
- * so that half the registers of references leave room for 24 warps.  The
- * increment is 1 or 2^16, fixed by the query's group, so packing costs no
- * instruction per distance.
- * On a GPU older than compute capability 8.0 version 11 runs version 7, on
- * data that are not bytes version 6, and says so.
+ * What changed since version 14: only how the packed histogram pass (version
+ * 13's 16-bit counters) reaches its counters.  Version 13 showed that pass to
+ * be bound by the instructions it issues, not by memory, and about a third of
+ * them served the atomics: per query and step a test whether the query
+ * exists, and an address worked out from the number of copies, which is not
+ * known when the kernel is compiled.  Here the packed pass takes one copy,
+ * fixed at compile time (plan_imma never gives it more: its histograms are
+ * too large), and a query past the last one counts into its own counters,
+ * which exist and are never added to the result - so there is nothing to test.
+ * On a GPU older than compute capability 8.0 version 15 runs version 9, on
+ * data that are not bytes version 8, and says so.
  */
 #include "cuda_check.h"
 #include "gpu.h"
@@ -29,6 +26,7 @@ enum { PASS_MINMAX = 0, PASS_HISTOGRAM = 1 };
 #define I_MTILES 2                 /* 16-reference tiles per warp step (packed counters: 1) */
 #define I_STEP (16 * I_MTILES)     /* references per warp step: 32 */
 #define I_MAX_GROUPS 4             /* groups of 8 queries per block: up to 32 queries */
+#define I_MINMAX_GROUPS 8          /* ... in the min/max pass, one tile a step: 64 queries */
 #define I_MINMAX_REFS 65536        /* references per block in the min/max pass */
 
 /* c += a b for one 16 x 8 tile and 32 dimensions: bytes in, int32 sums out. */
@@ -84,7 +82,7 @@ static __device__ __forceinline__ void add_count(uint32_t *hist, size_t at, uint
  * tile and query group.  The int32 results are exact dot products, and
  * s = ||q||^2 + ||r||^2 - 2 q.r is an exact integer below 2^24.
  * PASS_MINMAX keeps each query's smallest and largest s; PASS_HISTOGRAM bins
- * s as versions 6 to 9 do (or, for K <= SMALLK + 1, by comparing it with each
+ * s as versions 8 to 11 do (or, for K <= SMALLK + 1, by comparing it with each
  * threshold) into `copies` private histograms per query in shared memory
  * (lane % copies picks one, copies a power of two: with 32 copies no two
  * lanes of a warp ever collide), or straight into global memory when
@@ -246,6 +244,15 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                         d[j][2 * mt + half] = rn[mt][half] - 2 * acc[mt][n][2 * half + j];
             }
             if constexpr (PASS == PASS_MINMAX) {
+                if (full_step) { /* every reference of the step exists */
+#pragma unroll
+                    for (int j = 0; j < 2; j++)
+#pragma unroll
+                        for (int e = 0; e < E; e++) {
+                            my_min[n][j] = min(my_min[n][j], d[j][e]);
+                            my_max[n][j] = max(my_max[n][j], d[j][e]);
+                        }
+                } else
 #pragma unroll
                 for (int j = 0; j < 2; j++)
 #pragma unroll
@@ -308,21 +315,34 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                  * none of them waits on a test in the usual, full step */
 #pragma unroll
                 for (int j = 0; j < 2; j++) {
-                    if (!query_in[j])
-                        continue;
-                    if (copies) {
-                        const int slot = PACKED ? ql[j] % SLOTS : ql[j];
-                        const uint32_t one = PACKED && n >= NQ / 2 ? 1u << 16 : 1u;
-                        uint32_t *counts = s_hist + slot * k * copies + copy;
+                    if (PACKED) { /* one copy; a query past the end counts unseen */
+                        const uint32_t one = n >= NQ / 2 ? 1u << 16 : 1u;
+                        uint32_t *counts = s_hist + (ql[j] % SLOTS) * k;
                         if (full_step) {
 #pragma unroll
                             for (int e = 0; e < E; e++)
-                                atomicAdd(&counts[bin[j][e] * copies], one);
+                                atomicAdd(&counts[bin[j][e]], one);
                         } else {
 #pragma unroll
                             for (int e = 0; e < E; e++)
                                 if (present >> e & 1u)
-                                    atomicAdd(&counts[bin[j][e] * copies], one);
+                                    atomicAdd(&counts[bin[j][e]], one);
+                        }
+                        continue;
+                    }
+                    if (!query_in[j])
+                        continue;
+                    if (copies) {
+                        uint32_t *counts = s_hist + ql[j] * k * copies + copy;
+                        if (full_step) {
+#pragma unroll
+                            for (int e = 0; e < E; e++)
+                                atomicAdd(&counts[bin[j][e] * copies], 1u);
+                        } else {
+#pragma unroll
+                            for (int e = 0; e < E; e++)
+                                if (present >> e & 1u)
+                                    atomicAdd(&counts[bin[j][e] * copies], 1u);
                         }
                     } else {
                         uint32_t *counts = hist + (size_t)(q0 + ql[j]) * k;
@@ -390,7 +410,10 @@ static imma_plan plan_imma(const nn_device *dev, int pass)
     imma_plan plan = {I_MAX_GROUPS, I_WARPS, 0, I_MINMAX_REFS, I_MTILES, 0, 0};
     size_t fragments = (size_t)I_MAX_GROUPS * dev->kblocks * 32 * 2 * sizeof(uint4);
     size_t room = gpu_shared_memory_optin() - 2048; /* the static arrays */
-    if (pass == PASS_HISTOGRAM) {
+    if (pass == PASS_MINMAX) {
+        plan.groups = I_MINMAX_GROUPS;
+        plan.mtiles = 1;
+    } else {
         /* as many queries as have a histogram in shared memory (fewer queries
          * per block means the references are read more often) */
         size_t per_query = (size_t)p->bins * sizeof(uint32_t);
@@ -429,6 +452,7 @@ static imma_plan plan_imma(const nn_device *dev, int pass)
         if (plan.copies > 0 && plan.groups < I_MAX_GROUPS) {
             plan.groups *= 2;
             plan.packed = 1;
+            plan.copies = 1; /* the kernel counts into one copy (more never fit) */
             plan.mtiles = 1;
             plan.warps = I_HIST_WARPS_ONE_GROUP;
             plan.refs_per_block = 65535 / (plan.warps * 16) * (plan.warps * 16);
@@ -463,12 +487,12 @@ static void launch_imma(nn_device *dev, const imma_plan *plan)
 }
 
 /* The kernel for this pass and plan; KB, the blocks of 128 dimensions, is 1
- * or 2 (version 11 takes at most 256 dimensions). */
+ * or 2 (version 15 takes at most 256 dimensions). */
 template <int KB>
 static void run_imma_pass_kb(nn_device *dev, int pass, const imma_plan *plan)
 {
     if (pass == PASS_MINMAX)
-        launch_imma<PASS_MINMAX, I_MAX_GROUPS, I_WARPS, 0, KB>(dev, plan);
+        launch_imma<PASS_MINMAX, I_MINMAX_GROUPS, I_WARPS, 0, KB, 1>(dev, plan);
     else if (plan->packed && plan->groups == 4)
         launch_imma<PASS_HISTOGRAM, 4, I_HIST_WARPS_ONE_GROUP, 0, KB, 1, true>(dev, plan);
     else if (plan->packed)
@@ -520,4 +544,4 @@ static double step_bytes(const nn_device *dev, int step)
     return r * row * blocks + q * row + (step == NN_STEP_HISTOGRAM ? 4.0 * q * k : 0.0);
 }
 
-extern const nn_version nn_version_11 = {"16-bit counters", 0, run, step_bytes};
+extern const nn_version nn_version_15 = {"counting without tests", 0, run, step_bytes};

@@ -1,13 +1,22 @@
 /*
- * 06_nn_histogram/v6_margin_bins.cu - version 6: exact bins without reading
- * the thresholds.
+ * 06_nn_histogram/v7_fused.cu - version 7: fused; the distances never touch
+ * global memory.
  *
- * What changed since version 5: the bin of a distance.  Version 5 guessed it
- * in float arithmetic and corrected the guess by reading the thresholds on
- * either side (nn_bin_guessed): two global loads per distance.  Here the
- * float guess is known to be off by at most a per-query margin, measured once
- * with the thresholds (bin_rule.h, nn_bin_fast); only a distance within the
- * margin of a bin edge reads the thresholds.
+ * What changed since version 6: fusion, and the grid it allows.
+ * - a first pass computes the distances and keeps only each query's min/max;
+ *   the thresholds follow; a second pass computes them again and bins each one
+ *   into the histograms of the block's queries in shared memory (global atomics
+ *   when K is too large for them).  No chunk x R array, so no chunks: all
+ *   queries in one grid;
+ * - the grid order that this allows: the queries vary fastest, so blocks
+ *   running together share their references through the L2 cache (lab
+ *   exercise 8 measures it on its own);
+ * - the histogram pass takes as many groups of 8 queries per block as have room
+ *   for their histograms (plan_pass), the min/max pass always 4.
+ * The distance arithmetic is version 6's: 8 x 8 dot products a thread in
+ * registers, references transposed at setup, the next step's values loaded
+ * ahead.  At this point fusion is slower (NOTES.md): every distance is
+ * computed twice, and float arithmetic costs more than the 40 GB it saves.
  */
 #include "cuda_check.h"
 #include "gpu.h"
@@ -51,14 +60,12 @@ static __device__ __forceinline__ void load_stage(const float *base_t, int refs,
  * ||q||^2 + ||r||^2 - 2 q.r.
  * PASS_MINMAX keeps the smallest and largest per query; PASS_HISTOGRAM bins
  * them into the block's private histograms (s_hist, when they fit in shared
- * memory) and adds those to the global counts once at the end.  A distance
- * is binned by its float guess alone unless it lies within the query's
- * margin of an edge (nn_bin_fast). */
+ * memory) and adds those to the global counts once at the end. */
 template <int QG>
 static __global__ void __launch_bounds__(F_THREADS)
 fused_pass(int pass, const float *query, const float *base_t, const float *qnorm,
            const float *rnorm, int nq, int refs, int d, int k, uint32_t *smin, uint32_t *smax,
-           const float *threshold, const float *margin, uint32_t *hist, int shared_hist)
+           const float *threshold, uint32_t *hist, int shared_hist)
 {
     constexpr int TQ = 8 * QG;                        /* queries per block */
     constexpr int TEAM = F_THREADS / QG;              /* threads per group of 8 queries */
@@ -68,7 +75,7 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
     float *s_ref = smem;                  /* F_DC x TILE */
     float *s_q = s_ref + F_DC * TILE;     /* TQ x F_DC */
     uint32_t *s_hist = (uint32_t *)(s_q + TQ * F_DC); /* TQ x k */
-    __shared__ float s_root[TQ], s_scale[TQ], s_margin[TQ];
+    __shared__ float s_root[TQ], s_scale[TQ];
     __shared__ uint32_t s_min[TQ], s_max[TQ];
 
     const int t = threadIdx.x, q0 = blockIdx.x * TQ;
@@ -81,10 +88,8 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
     if (t < TQ) {
         s_min[t] = 0xFFFFFFFFu;
         s_max[t] = 0;
-        if (pass == PASS_HISTOGRAM && q0 + t < nq) {
+        if (pass == PASS_HISTOGRAM && q0 + t < nq)
             bin_guess_params(smin, smax, q0 + t, k, &s_root[t], &s_scale[t]);
-            s_margin[t] = margin[q0 + t];
-        }
     }
     float qn[8];
     uint32_t my_min[8], my_max[8];
@@ -154,7 +159,7 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
                     my_max[i] = max(my_max[i], __float_as_uint(s));
                 } else {
                     const float *thr = threshold + (size_t)(q0 + qi) * (k - 1);
-                    int b = nn_bin_fast(s, thr, k, s_root[qi], s_scale[qi], s_margin[qi]);
+                    int b = nn_bin_guessed(s, thr, k, s_root[qi], s_scale[qi]);
                     uint32_t *counter = shared_hist ? &s_hist[qi * k + b]
                                                     : &hist[(size_t)(q0 + qi) * k + b];
                     atomicAdd(counter, 1u);
@@ -235,7 +240,7 @@ static void launch_pass(nn_device *dev, int pass, const fused_plan *plan)
     fused_pass<QG><<<grid, F_THREADS, plan->smem>>>(pass, dev->query, dev->base_t, dev->qnorm,
                                                     dev->rnorm, p->queries, p->refs, p->dims,
                                                     p->bins, dev->smin, dev->smax, dev->threshold,
-                                                    dev->margin, dev->hist, plan->shared_hist);
+                                                    dev->hist, plan->shared_hist);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -255,7 +260,7 @@ static void run(nn_device *dev, int reduce)
     (void)reduce;
     run_pass(dev, PASS_MINMAX);
     step_timer_mark(&dev->timer, 0, NN_STEP_MINMAX);
-    nn_launch_thresholds(dev, 0, dev->p.queries, 1);
+    nn_launch_thresholds(dev, 0, dev->p.queries, 0);
     step_timer_mark(&dev->timer, 0, NN_STEP_THRESHOLDS);
     run_pass(dev, PASS_HISTOGRAM);
     step_timer_mark(&dev->timer, 0, NN_STEP_HISTOGRAM);
@@ -275,4 +280,4 @@ static double step_bytes(const nn_device *dev, int step)
     return 4.0 * d * (r * blocks + q) + (step == NN_STEP_HISTOGRAM ? 4.0 * q * k : 0.0);
 }
 
-extern const nn_version nn_version_6 = {"fused, margin binning", 0, run, step_bytes};
+extern const nn_version nn_version_7 = {"fused, register-tiled", 0, run, step_bytes};
