@@ -104,13 +104,14 @@ __global__ void histogram_blocks(const uint32_t *keys, size_t n, int shift, uint
         table[(size_t)d * gridDim.x + blockIdx.x] = local[d];
 }
 
+/* One GPU block per block of keys: blocks_for is blocked_mode.cuh's, included first. */
 static void gpu_block_histograms(const uint32_t *d_keys, size_t n, int shift, int width,
                                  int block, uint32_t *d_table)
 {
     uint32_t mask = (1u << width) - 1;
     if (n == 0)
         return;
-    histogram_blocks<<<(n + block - 1) / block, block, ((size_t)mask + 1) * sizeof(uint32_t)>>>(
+    histogram_blocks<<<blocks_for(n, block), block, ((size_t)mask + 1) * sizeof(uint32_t)>>>(
         d_keys, n, shift, mask, d_table);
     CUDA_CHECK_LAUNCH();
 }

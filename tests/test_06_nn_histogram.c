@@ -143,9 +143,9 @@ int main(int argc, char **argv)
         {4, 700, 16, 50, FLAT},        {6, 5000, 130, 64, SIFT_LIKE}, /* d > 129: not exact */
         {7, 3000, 24, 100, FLOATS},    {65, 66001, 128, 5, SIFT_LIKE},
         {9, 3000, 128, 8192, SIFT_LIKE},  /* no histogram fits in shared memory */
-        {20, 1900, 200, 2000, SIFT_LIKE}, /* two groups of 8 queries (11: four); 2 blocks of dims */
+        {20, 1900, 200, 2000, SIFT_LIKE}, /* two groups of 8 queries (13: four); 2 blocks of dims */
         {3, 5000, 256, 300, SIFT_LIKE},   /* the largest d of versions 9-17 */
-        {8, 4000, 128, 5000, SIFT_LIKE},  /* 10: one group, 24 warps; 11-15: packed (also --small) */
+        {8, 4000, 128, 5000, SIFT_LIKE},  /* 12: one group, 24 warps; 13-17: packed (also --small) */
         /* more references than a block of the min/max pass takes, and one
          * bin that gets all 70,000 distances of its query (version 13: 65,280
          * of them in one 16-bit counter, in both halves of the words) */

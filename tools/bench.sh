@@ -24,8 +24,8 @@
 #   nn06r     stage 06's version 3 at 1,000 queries (K = 5000) with each reduction of the
 #             class notes (--reduce 1..4, report 002): the min/max step; nn06_reduce.csv
 #   nn06k     stage 06 at the full size, K = 1, 5, 50, 500, 5000: versions 10 (tensor
-#             cores), 10 and 15 (the fastest) with cuBLAS in each run, median of 3 (not in the
-#             default sets: about two minutes on an H100); nn06_k.csv
+#             cores), 12 (copies and warps) and 17 (the fastest) with cuBLAS in each run,
+#             median of 3 (not in the default sets: about two minutes on an H100); nn06_k.csv
 # <machine> is the GPU's name (nvidia-smi), or, where there is no GPU,
 # cpu-<the CPU's model name as /proc/cpuinfo gives it>-<logical CPUs>cpus: two
 # virtual machines that report the same model are told apart by their size.
