@@ -56,7 +56,7 @@ for deck in "${decks[@]}"; do
     checks=$((checks + 4))
     grep -q "](img/$name.svg)" "$deck" || fail "$deck: the idea's picture img/$name.svg is not shown"
     grep -q '^<!-- table ' "$deck" || fail "$deck: no table made from a CSV"
-    grep -q '](../results/.*/plots/.*\.png)' "$deck" || fail "$deck: no plot"
+    grep -q '](../results/.*/plots/.*\.svg)' "$deck" || fail "$deck: no plot"
     grep -qE '^<!-- (diff|diff06|code) ' "$deck" || fail "$deck: no quoted diff or code"
 done
 
@@ -91,6 +91,19 @@ quoted_failures=$(grep -c '^FAIL' "$tmp/quotes")
 cat "$tmp/quotes"
 checks=$((checks + 1))
 failures=$((failures + quoted_failures))
+
+# Fonts: the theme, the pictures of slides/img and the committed charts name only the
+# fonts tools/setup-slides.sh installs (Liberation Sans and Mono), then a generic family;
+# any other would be replaced by whatever the machine has, and the layout would change.
+for f in slides/course.css slides/img/*.svg results/*/plots/*.svg; do
+    checks=$((checks + 1))
+    grep -oE 'font-family(: *|=")[^;"]*' "$f" | sed -E 's/font-family(: *|=")//' | tr ',' '\n' |
+        sed 's/^ *//; s/ *$//; s/^"\(.*\)"$/\1/' | sort -u | while read -r family; do
+            case $family in "Liberation Sans" | "Liberation Mono" | sans-serif | monospace | "") ;;
+                *) echo "$family" ;; esac
+        done >"$tmp/fonts"
+    [ ! -s "$tmp/fonts" ] || fail "$f names fonts that tools/setup-slides.sh does not install: $(paste -sd, "$tmp/fonts")"
+done
 
 # The size of each lesson (issue 12): the lines `make diff` changes between consecutive
 # sort stages, counted as the issue counts them, stay under the course's limits.

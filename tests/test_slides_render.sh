@@ -3,7 +3,9 @@
 # draws each slide to a PNG through headless Chromium; the number of PNGs must equal the
 # number of slides in the Markdown, and no slide may be blank or draw in the outer edge
 # of its page (tools/check-slide-pngs.js looks at the pixels).  Skipped (exit 77, one
-# line) where marp-cli or Chromium cannot be had: tools/setup-slides.sh installs both.
+# line) where marp-cli, Chromium or the decks' fonts (Liberation Sans and Mono) cannot be
+# had: tools/setup-slides.sh installs all three.  Without those fonts Chromium would lay the
+# slides out with others, wider or narrower, and the test would judge a layout no reader sees.
 set -u
 cd "$(dirname "$0")/.."
 . tools/slides-env.sh
@@ -12,6 +14,8 @@ if [ ! -x slides/node_modules/.bin/marp ] || ! command -v node >/dev/null 2>&1; 
     echo "SKIP: marp-cli is not installed in slides/ (run tools/setup-slides.sh)"; exit 77
 fi
 [ -n "$chrome" ] || { echo "SKIP: no Chromium to render the slides (run tools/setup-slides.sh)"; exit 77; }
+fonts=$(missing_fonts | paste -sd, -)
+[ -z "$fonts" ] || { echo "SKIP: the decks' fonts are not installed: $fonts (run tools/setup-slides.sh)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0 checks=0

@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# plots.sh [RESULTS_DIR...] - `make plots`: gnuplot charts from the CSVs of `make bench`,
-# as SVG (for the READMEs) and PNG (for the slides), in <RESULTS_DIR>/plots/.  Default:
-# every results/*/ folder.  Each chart's title names the machine and the date(s) of its
-# rows; a CSV that is not there is passed over with a line that says so.
+# plots.sh [RESULTS_DIR...] - `make plots`: gnuplot charts (SVG) from the CSVs of `make bench`.
+# Each chart's title names the machine and the date(s) of its rows; a CSV that is not there
+# is passed over with a line that says so.
+#
+# Where the charts go - nothing committed changes unless asked (SAVE=1):
+#   results/<machine>/ (the committed CSVs)  -> build/results/<machine>/plots/
+#                                    SAVE=1 -> results/<machine>/plots/ (what the READMEs show)
+#   build/bench/<machine>/ (your make bench) -> build/bench/<machine>/plots/
+# Default: every folder of both kinds.  The charts name the Liberation Sans font (with a
+# generic fallback), the font tools/setup-slides.sh installs, so they read the same on
+# every machine; the decks show the same SVG files.
 set -u
 cd "$(dirname "$0")/.."
 if ! command -v gnuplot >/dev/null 2>&1; then
-    echo "plots: gnuplot not found - install it (Debian/Ubuntu: apt-get install gnuplot-nox) and run make plots again" >&2
+    echo "plots: gnuplot not found - install it (Debian/Ubuntu: apt-get install gnuplot-nox, or run tools/setup-slides.sh) and run make plots again" >&2
     exit 2
 fi
 dirs=("$@")
-[ ${#dirs[@]} -gt 0 ] || dirs=(results/*/)
+if [ ${#dirs[@]} -eq 0 ]; then
+    for d in results/*/ build/bench/*/; do [ -d "$d" ] && dirs+=("$d"); done
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 made=0
@@ -27,19 +36,15 @@ label() {
     echo "$machine, $dates"
 }
 
-# render NAME: the gnuplot commands on stdin, drawn once as SVG and once as PNG
+# render NAME: the gnuplot commands on stdin, drawn as SVG; the font gets a generic fallback
 render() {
     local name=$1 script
     script=$(cat)
-    for term in svg png; do
-        case $term in
-        svg) setup="set terminal svg size 800,480 dynamic font 'Helvetica,13' background rgb 'white'" ;;
-        png) setup="set terminal pngcairo size 1280,720 font 'Helvetica,20' background rgb 'white'" ;;
-        esac
-        printf '%s\nset output "%s/%s.%s"\nset termoption noenhanced\nset grid\nset key top left\n%s\n' \
-            "$setup" "$out" "$name" "$term" "$script" | gnuplot || { echo "plots: gnuplot failed on $name" >&2; exit 1; }
-    done
-    echo "  $out/$name.svg, .png"
+    printf '%s\nset output "%s"\nset termoption noenhanced\nset grid\nset key top left\n%s\n' \
+        "set terminal svg size 800,480 dynamic font 'Liberation Sans,13' background rgb 'white'" \
+        "$tmp/$name.svg" "$script" | gnuplot || { echo "plots: gnuplot failed on $name" >&2; exit 1; }
+    sed 's/font-family="Liberation Sans"/font-family="Liberation Sans, sans-serif"/g' "$tmp/$name.svg" >"$out/$name.svg"
+    echo "  $out/$name.svg"
     made=$((made + 1))
 }
 
@@ -98,7 +103,10 @@ EOF
 
 for dir in "${dirs[@]}"; do
     dir=${dir%/}
-    out=$dir/plots
+    case $dir in
+        build/*) out=$dir/plots ;;
+        *) if [ "${SAVE:-0}" = 1 ]; then out=$dir/plots; else out=build/$dir/plots; fi ;;
+    esac
     mkdir -p "$out"
     echo "plots: $dir"
     r=$dir

@@ -15,3 +15,13 @@ marp_needs_install() {
 
 # marp-cli with the course's theme; local images allowed (the decks show the plots).
 MARP=(slides/node_modules/.bin/marp --no-stdin --theme-set slides/course.css --allow-local-files)
+
+# The fonts the decks, the pictures of slides/img and the charts name (slides/course.css):
+# Debian's fonts-liberation.  missing_fonts prints the families fontconfig does not have.
+SLIDE_FONTS=("Liberation Sans" "Liberation Mono")
+missing_fonts() {
+    local family
+    for family in "${SLIDE_FONTS[@]}"; do
+        fc-list : family 2>/dev/null | tr ',' '\n' | grep -qxF "$family" || echo "$family"
+    done
+}

@@ -3,8 +3,9 @@
 # them) with marp-cli to build/slides/<deck>.html, and to build/slides/<deck>.pdf where
 # a Chromium is found (CHROME_PATH, or chromium / chromium-browser / google-chrome on
 # PATH).  marp-cli is the version pinned in slides/package-lock.json, installed with
-# `npm ci` on first use.  The HTML files show the images of slides/img/ and
-# results/*/plots/, which are copied next to them (build/slides/img, build/results).
+# `npm ci` on first use.  The HTML files show the images of slides/img/ and the committed
+# charts of results/*/plots/, which are copied next to them (build/slides/img,
+# build/results); nothing outside build/ is written.
 set -u
 cd "$(dirname "$0")/.."
 . tools/slides-env.sh
@@ -21,7 +22,7 @@ chrome=$(find_chromium)
 mkdir -p "$out" build/results
 rm -rf "$out/img" && cp -r slides/img "$out/img"
 for plots in results/*/plots; do
-    mkdir -p "build/$plots" && cp "$plots"/*.png "build/$plots/"
+    mkdir -p "build/$plots" && cp "$plots"/*.svg "build/$plots/"
 done
 
 made=0
