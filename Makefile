@@ -5,18 +5,22 @@
 #   make run             run every stage at its defaults and print one table
 #   make test            build and run all tests: "N passed, N failed, N skipped"
 #   make sanitize        GPU tests under compute-sanitizer (needs a GPU)
-#   make bench           write results/<gpu>/*.csv (needs a GPU for stages 02+)
-#   make profile STAGE=NN  Nsight Compute on one stage, report in results/<gpu>/profile/
+#   make bench           write build/bench/<machine>/*.csv (needs a GPU for stages 02+)
+#   make profile STAGE=NN  Nsight Compute on one stage, report in build/profile/<gpu>/
 #   make tables          refill the result tables of READMEs and decks from results/*/*.csv
-#   make plots           draw results/*/*.csv as SVG and PNG charts (needs gnuplot)
+#   make plots           draw the CSVs as SVG charts under build/ (needs gnuplot)
 #   make slides          render slides/*.md to build/slides/ (HTML; PDF with Chromium)
 #   make diff FROM=03 TO=04   diff -u of two stages' algorithm files (and the names
 #                             of the .cuh files one stage has and the other not)
 #   make diff06 FROM=3 TO=4   diff -u of two versions of stage 06 (one file each)
 #   make device-check    what tools/device-check.sh runs on a GPU machine
+#   make help            this list
 #   make clean           remove build/
 #
-# Variables: ARCH=sm_86 (or a list, "sm_80 sm_90"), DEBUG=1 (device code with -G).
+# Nothing but build/ is written unless asked: SAVE=1 makes bench, plots and profile
+# write into results/ (the course's reference results, committed).
+# Variables: ARCH=sm_86 (or a list, "sm_80 sm_90"), DEBUG=1 (device code with -G),
+# V=1 (print every build command whole), SAVE=1 (above).
 # A change of ARCH, DEBUG or the compilers rebuilds everything they touch.
 # make run / test / bench / sanitize build in parallel (one job per core)
 # unless -j is given.
@@ -80,6 +84,16 @@ else
 NVCCFLAGS += -lineinfo
 endif
 LDLIBS := -lpthread -ldl
+
+# Quiet by default: one short line per file built ("  NVCC  05_warp_shuffle/radix_sort.cu"),
+# the flags once at the start; V=1 prints every command whole.
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @printf '  %-5s %s\n' '$(1)' '$(2)'
+endif
 
 ifeq ($(MAKELEVEL),0)
 ifeq ($(filter clean diff diff06 help tables plots slides,$(MAKECMDGOALS)),)
@@ -151,16 +165,19 @@ help:
 # ---- objects ------------------------------------------------------------------
 $(BUILD)/obj/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/%.o: %.cu $(FLAGS_FILE)
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(call say,NVCC,$<)
+	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
 $(LIBCOMMON): $(COMMON_OBJ)
 	@mkdir -p $(@D)
-	rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
 
 # ---- one rule per sort stage --------------------------------------------------
 # build/bin/<stage>: the stage's algorithm file + the shared driver + common.
@@ -168,11 +185,13 @@ define SORT_STAGE_RULES
 $(1): $(BUILD)/bin/$(1) $(BUILD)/tests/test_$(1)
 $(BUILD)/bin/$(1): $(call stage_obj,$(1)) $(DRIVER_OBJ) $(LIBCOMMON)
 	@mkdir -p $$(@D)
-	$$(NVCC) $$(GENCODE) $$^ -o $$@ $$(LDLIBS)
+	$$(call say,LINK,$$@)
+	$$(Q)$$(NVCC) $$(GENCODE) $$^ -o $$@ $$(LDLIBS)
 $(BUILD)/tests/test_$(1): $(BUILD)/obj/tests/test_$(1).o $(BUILD)/obj/tests/sort_battery.o \
                           $(call stage_test_obj,$(1)) $(LIBCOMMON)
 	@mkdir -p $$(@D)
-	$$(NVCC) $$(GENCODE) $$^ -o $$@ $$(LDLIBS)
+	$$(call say,LINK,$$@)
+	$$(Q)$$(NVCC) $$(GENCODE) $$^ -o $$@ $$(LDLIBS)
 endef
 $(foreach s,$(SORT_STAGES),$(eval $(call SORT_STAGE_RULES,$(s))))
 
@@ -180,17 +199,23 @@ $(foreach s,$(SORT_STAGES),$(eval $(call SORT_STAGE_RULES,$(s))))
 # the device timers (and skips without a GPU).
 $(BUILD)/tests/test_harness: $(BUILD)/obj/tests/test_harness.o $(LIBCOMMON)
 	@mkdir -p $(@D)
-	$(NVCC) $(GENCODE) $^ -o $@ $(LDLIBS)
+	$(call say,LINK,$@)
+	$(Q)$(NVCC) $(GENCODE) $^ -o $@ $(LDLIBS)
 
 $(BUILD)/tests/test_gpu_common: $(BUILD)/obj/tests/test_gpu_common.o \
                                 $(TEST_SUPPORT_CU:%.cu=$(BUILD)/obj/%.o) $(LIBCOMMON)
 	@mkdir -p $(@D)
-	$(NVCC) $(GENCODE) $^ -o $@ $(LDLIBS)
+	$(call say,LINK,$@)
+	$(Q)$(NVCC) $(GENCODE) $^ -o $@ $(LDLIBS)
 
 include $(wildcard [0-9][0-9]_*/rules.mk)
 
 # ---- running ------------------------------------------------------------------
-# Each builds first, in parallel (BUILD_ALL), then runs.
+# Each builds first, in parallel (BUILD_ALL), then runs.  A target that cannot do its job
+# here (no GPU, a missing tool, no STAGE) says so before anything is built.
+# SAVE=1: make bench, plots and profile write into results/ (the committed reference
+# results) instead of build/.
+export SAVE
 run:
 	@$(BUILD_ALL)
 	@tools/run-stages.sh $(BUILD)/bin $(STAGES)
@@ -200,21 +225,25 @@ test:
 	@tools/run-tests.sh $(TEST_BINS) $(TEST_SCRIPTS)
 
 sanitize:
+	@CUDA_PATH=$(CUDA_PATH) tools/sanitize.sh --check
 	@$(BUILD_ALL)
 	@CUDA_PATH=$(CUDA_PATH) tools/sanitize.sh $(filter-out $(CPU_TESTS),$(TEST_BINS))
 
+# make bench: CSVs under build/bench/<machine>/ (SAVE=1: results/<machine>/).
 bench:
 	@$(BUILD_ALL)
 	@tools/bench.sh $(BUILD)/bin
 
-# make plots: gnuplot charts (SVG and PNG) of results/*/*.csv into results/*/plots/.
+# make plots: gnuplot SVG charts of the CSVs, under build/ (SAVE=1: results/*/plots/).
 plots:
 	@tools/plots.sh
 
-# make profile STAGE=04: Nsight Compute on one stage, report under results/<gpu>/profile/.
+# make profile STAGE=04: Nsight Compute on one stage, report under build/profile/<gpu>/
+# (SAVE=1: results/<gpu>/profile/).
 profile:
+	@CUDA_PATH=$(CUDA_PATH) tools/profile.sh --check $(BUILD)/bin "$(STAGE)"
 	@$(BUILD_ALL)
-	@CUDA_PATH=$(CUDA_PATH) tools/profile.sh $(BUILD)/bin $(STAGE)
+	@CUDA_PATH=$(CUDA_PATH) tools/profile.sh $(BUILD)/bin "$(STAGE)"
 
 # make slides: every deck of slides/ to build/slides/ (marp-cli from slides/package-lock.json).
 slides:
@@ -226,28 +255,14 @@ tables:
 device-check:
 	@tools/device-check.sh
 
-# make diff FROM=03 TO=04: what one stage changed in the algorithm file of the previous one.
+# make diff FROM=03 TO=04: what one stage changed in the algorithm file of the previous
+# one; make diff06 FROM=3 TO=4: the same for two versions of stage 06 (tools/diff.sh).
+# The exit status is diff's: 0 the same, 1 different (not an error here), 2 trouble.
 diff:
-	@test -n "$(FROM)" -a -n "$(TO)" || { echo "usage: make diff FROM=NN TO=NN (for example FROM=03 TO=04)" >&2; exit 2; }
-	@from=$$(ls -d $(FROM)_*/ 2>/dev/null | head -n 1); to=$$(ls -d $(TO)_*/ 2>/dev/null | head -n 1); \
-	 test -n "$$from" || { echo "make diff: no stage $(FROM)_*" >&2; exit 2; }; \
-	 test -n "$$to" || { echo "make diff: no stage $(TO)_*" >&2; exit 2; }; \
-	 a=$$(ls $${from}radix_sort.c* 2>/dev/null | head -n 1); b=$$(ls $${to}radix_sort.c* 2>/dev/null | head -n 1); \
-	 test -n "$$a" -a -n "$$b" || { echo "make diff: both stages need a radix_sort.c or radix_sort.cu" >&2; exit 2; }; \
-	 diff -u "$$a" "$$b"; status=$$?; \
-	 for f in $$(cd "$$to" && ls *.cuh 2>/dev/null); do test -f "$$from$$f" || \
-	   echo "make diff: $$to$$f is new in this stage and not in the diff: read it whole" >&2; done; \
-	 for f in $$(cd "$$from" && ls *.cuh 2>/dev/null); do test -f "$$to$$f" || \
-	   echo "make diff: $$from$$f is gone in $${to%/}" >&2; done; \
-	 test $$status -le 1
+	@tools/diff.sh "$(FROM)" "$(TO)"; test $$? -le 1
 
-# make diff06 FROM=3 TO=4: what one version of stage 06 changed in the previous one's file.
 diff06:
-	@test -n "$(FROM)" -a -n "$(TO)" || { echo "usage: make diff06 FROM=N TO=N (for example FROM=3 TO=4; versions 0 to 17)" >&2; exit 2; }
-	@a=$$(ls 06_nn_histogram/v$(FROM)_*.cu 2>/dev/null | head -n 1); b=$$(ls 06_nn_histogram/v$(TO)_*.cu 2>/dev/null | head -n 1); \
-	 test -n "$$a" || { echo "make diff06: no version $(FROM) (06_nn_histogram/v$(FROM)_*.cu)" >&2; exit 2; }; \
-	 test -n "$$b" || { echo "make diff06: no version $(TO) (06_nn_histogram/v$(TO)_*.cu)" >&2; exit 2; }; \
-	 diff -u "$$a" "$$b"; test $$? -le 1
+	@tools/diff.sh --nn06 "$(FROM)" "$(TO)"; test $$? -le 1
 
 clean:
 	rm -rf $(BUILD)

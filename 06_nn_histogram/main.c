@@ -31,6 +31,9 @@ enum { EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2 };
 #define MAX_REFS 100000000
 #define MAX_BINS 8192
 #define ALL_VERSIONS (-2)
+/* More device memory than any GPU has (the largest hold under 300 GB): a problem
+ * that needs more is refused before the GPU is looked for. */
+#define MAX_GPU_BYTES ((double)(1ull << 39))
 
 typedef struct {
     int queries, refs, dims, bins;
@@ -83,13 +86,54 @@ static void usage(void)
 static int number(const char *option, const char *text, uint64_t min, uint64_t max)
 {
     uint64_t v;
-    if (!text || parse_number(text, min, max, &v)) {
-        char msg[256];
+    char msg[256];
+    if (!text) {
+        snprintf(msg, sizeof msg, "%s needs a value (see --help)", option);
+        die(msg);
+    }
+    if (parse_number(text, min, max, &v)) {
         snprintf(msg, sizeof msg, "%s '%s': expected a whole number from %llu to %llu", option,
                  clip(text).text, (unsigned long long)min, (unsigned long long)max);
         die(msg);
     }
     return (int)v;
+}
+
+/* --version and --check: a number in [min, max], or "all" (returned as all_value). */
+static int number_or_all(const char *option, const char *text, uint64_t min, uint64_t max,
+                         int all_value)
+{
+    uint64_t v;
+    char msg[256];
+    if (!text) {
+        snprintf(msg, sizeof msg, "%s needs a value (see --help)", option);
+        die(msg);
+    }
+    if (!strcmp(text, "all"))
+        return all_value;
+    if (parse_number(text, min, max, &v)) {
+        snprintf(msg, sizeof msg, "%s '%s': expected a whole number from %llu to %llu, or all",
+                 option, clip(text).text, (unsigned long long)min, (unsigned long long)max);
+        die(msg);
+    }
+    return (int)v;
+}
+
+/* The least device memory the problem needs: the queries, the references and their
+ * transposed copy as float32, and the histograms.  Over what any GPU holds, it is
+ * refused here, on any machine, rather than after the GPU check. */
+static void check_problem_fits(int queries, int refs, int dims, int bins)
+{
+    double q = queries, r = refs, d = dims, k = bins;
+    double bytes = (q * d + 2.0 * r * d + q * k) * 4.0;
+    if (bytes > MAX_GPU_BYTES) {
+        char msg[256];
+        snprintf(msg, sizeof msg,
+                 "%d queries x %d references x %d dimensions, %d bins: needs at least %.1f TB of "
+                 "GPU memory, more than any GPU holds (refused above %.0f GB)",
+                 queries, refs, dims, bins, bytes / 1e12, MAX_GPU_BYTES / 1e9);
+        die(msg);
+    }
 }
 
 static void parse(int argc, char **argv, nn_config *c)
@@ -117,18 +161,24 @@ static void parse(int argc, char **argv, nn_config *c)
         else if (!strcmp(a, "--bins"))
             c->bins = number(a, v, 1, MAX_BINS);
         else if (!strcmp(a, "--version"))
-            c->version = v && !strcmp(v, "all") ? ALL_VERSIONS : number(a, v, 0, NN_VERSIONS - 1);
+            c->version = number_or_all(a, v, 0, NN_VERSIONS - 1, ALL_VERSIONS);
         else if (!strcmp(a, "--reduce"))
             c->reduce = number(a, v, 1, 4);
         else if (!strcmp(a, "--seed")) {
             uint64_t s;
-            if (!v || parse_number(v, 0, UINT64_MAX, &s))
-                die("--seed: expected a whole number");
+            if (!v)
+                die("--seed needs a value (see --help)");
+            if (parse_number(v, 0, UINT64_MAX, &s)) {
+                char msg[256];
+                snprintf(msg, sizeof msg, "--seed '%s': expected a whole number from 0 to %llu",
+                         clip(v).text, (unsigned long long)UINT64_MAX);
+                die(msg);
+            }
             c->seed = s;
         } else if (!strcmp(a, "--runs"))
             c->runs = number(a, v, 1, 100);
         else if (!strcmp(a, "--check"))
-            c->check = v && !strcmp(v, "all") ? 0 : number(a, v, 1, MAX_QUERIES);
+            c->check = number_or_all(a, v, 1, MAX_QUERIES, 0);
         else if (!strcmp(a, "--base") || !strcmp(a, "--query") || !strcmp(a, "--output")) {
             if (!v) {
                 char msg[96];
@@ -348,6 +398,10 @@ int main(int argc, char **argv)
     nn_data data;
     if (c.base)
         read_data(&c, &data);
+    if (c.base)
+        check_problem_fits(data.p.queries, data.p.refs, data.p.dims, c.bins);
+    else
+        check_problem_fits(c.queries, c.refs, c.dims, c.bins);
     gpu_require("06_nn_histogram");
     if (!c.base)
         generate_data(&c, &data);

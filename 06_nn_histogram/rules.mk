@@ -16,13 +16,16 @@ $(S06): $(BUILD)/bin/$(S06) $(BUILD)/tests/test_06_nn_cpu $(BUILD)/tests/test_06
 
 $(BUILD)/bin/$(S06): $(BUILD)/obj/$(S06)/main.o $(S06_COMMON) $(S06_GPU) $(LIBCOMMON)
 	@mkdir -p $(@D)
-	$(NVCC) $(GENCODE) $^ -o $@ -lcublas $(LDLIBS)
+	$(call say,LINK,$@)
+	$(Q)$(NVCC) $(GENCODE) $^ -o $@ -lcublas $(LDLIBS)
 
 $(BUILD)/tests/test_06_nn_cpu: $(BUILD)/obj/tests/test_06_nn_cpu.o $(S06_COMMON) $(LIBCOMMON)
 	@mkdir -p $(@D)
-	$(NVCC) $(GENCODE) $^ -o $@ $(LDLIBS)
+	$(call say,LINK,$@)
+	$(Q)$(NVCC) $(GENCODE) $^ -o $@ $(LDLIBS)
 
 $(BUILD)/tests/test_06_nn_histogram: $(BUILD)/obj/tests/test_06_nn_histogram.o $(S06_COMMON) \
                                      $(S06_GPU) $(LIBCOMMON)
 	@mkdir -p $(@D)
-	$(NVCC) $(GENCODE) $^ -o $@ -lcublas $(LDLIBS)
+	$(call say,LINK,$@)
+	$(Q)$(NVCC) $(GENCODE) $^ -o $@ -lcublas $(LDLIBS)

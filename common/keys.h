@@ -33,6 +33,9 @@ int dist_from_name(const char *name, key_dist *d);
 /* "uniform, equal, sorted, ..." for help and error messages. */
 const char *dist_list(void);
 
+/* "key" or "keys", as n asks: "1 key", "0 keys". */
+static inline const char *keys_word(size_t n) { return n == 1 ? "key" : "keys"; }
+
 /* One step of splitmix64: a small, good, seedable generator. */
 uint64_t rng_next(uint64_t *state);
 

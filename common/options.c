@@ -1,4 +1,5 @@
 /* options.c - the sort programs' command line (see options.h). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,24 @@ static int parse_mode(const char *v, int *mode)
     return 0;
 }
 
+/* "1..8" or "32..1024, powers of two": how --help and every error about a value state a
+ * stage's range, so that the two always say the same. */
+static void range_text(option_range r, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d..%d%s", r.min, r.max, r.pow2 ? ", powers of two" : "");
+}
+
+/* The range the stage declares for a numeric option (USES_BITS ...). */
+static option_range stage_range(const stage_info *stage, unsigned uses_bit)
+{
+    switch (uses_bit) {
+    case USES_BITS: return stage->range.bits;
+    case USES_BLOCK: return stage->range.block;
+    case USES_SCAN_BLOCK: return stage->range.scan_block;
+    default: return stage->range.kpt;
+    }
+}
+
 #define BAD_VALUE(...)                                                                     \
     do {                                                                                   \
         snprintf(err, errlen, __VA_ARGS__);                                                \
@@ -119,8 +138,8 @@ static int parse_mode(const char *v, int *mode)
 
 /* Applies one option with its value; -1 and a message if the value is bad.
  * The value is echoed clipped (v), so that the explanation always fits. */
-static int apply_option(const option_spec *o, const char *value, run_config *cfg, char *err,
-                        size_t errlen)
+static int apply_option(const option_spec *o, const char *value, const stage_info *stage,
+                        run_config *cfg, char *err, size_t errlen)
 {
     uint64_t x = 0;
     const char *name = o->name, *v = value;
@@ -145,23 +164,19 @@ static int apply_option(const option_spec *o, const char *value, run_config *cfg
         cfg->input = v;
     } else if (!strcmp(name, "--output")) {
         cfg->output = v;
-    } else if (!strcmp(name, "--bits")) {
-        if (parse_number(v, 1, 16, &x))
-            BAD_VALUE("--bits '%s': expected a digit width from 1 to 16 bits", shown.text);
-        cfg->sort.bits = (int)x;
-    } else if (!strcmp(name, "--block")) {
-        if (parse_number(v, 1, 1u << 24, &x))
-            BAD_VALUE("--block '%s': expected a whole number from 1 to %u", shown.text, 1u << 24);
-        cfg->sort.block = (int)x;
-    } else if (!strcmp(name, "--scan-block")) {
-        if (parse_number(v, 1, 1024, &x))
-            BAD_VALUE("--scan-block '%s': expected a whole number from 1 to 1024", shown.text);
-        cfg->sort.scan_block = (int)x;
-    } else if (!strcmp(name, "--kpt")) {
-        if (parse_number(v, 1, 64, &x))
-            BAD_VALUE("--kpt '%s': expected a whole number of keys per thread from 1 to 64",
-                      shown.text);
-        cfg->sort.kpt = (int)x;
+    } else if (o->uses & (USES_BITS | USES_BLOCK | USES_SCAN_BLOCK | USES_KPT)) {
+        /* a number here; whether the stage accepts it is check_option_ranges's to say */
+        if (parse_number(v, 0, INT_MAX, &x)) {
+            char range[64];
+            range_text(stage_range(stage, o->uses), range, sizeof range);
+            BAD_VALUE("%s '%s': expected a whole number; %s accepts %s (see --help)", name,
+                      shown.text, stage->name, range);
+        }
+        int *field = o->uses == USES_BITS    ? &cfg->sort.bits
+                     : o->uses == USES_BLOCK ? &cfg->sort.block
+                     : o->uses == USES_KPT   ? &cfg->sort.kpt
+                                             : &cfg->sort.scan_block;
+        *field = (int)x;
     } else if (!strcmp(name, "--hist")) {
         if (parse_number(v, 1, 3, &x))
             BAD_VALUE("--hist '%s': expected 1 (sectioned), 2 (interleaved) or 3 (shared memory)",
@@ -228,7 +243,7 @@ int parse_sort_args(int argc, char **argv, const stage_info *stage, run_config *
             snprintf(err, errlen, "%s takes no value", o->name);
             return -1;
         }
-        if (apply_option(o, value, cfg, err, errlen))
+        if (apply_option(o, value, stage, cfg, err, errlen))
             return -1;
         cfg->given |= o->uses;
         n_given |= !strcmp(o->name, "-n");
@@ -270,8 +285,9 @@ static int check_range(const char *option, int value, option_range r, const char
     int is_pow2 = value > 0 && (value & (value - 1)) == 0;
     if (value >= r.min && value <= r.max && (!r.pow2 || is_pow2))
         return 0;
-    snprintf(err, errlen, "%s %d: %s accepts %s from %d to %d", option, value, stage,
-             r.pow2 ? "powers of two" : "values", r.min, r.max);
+    char range[64];
+    range_text(r, range, sizeof range);
+    snprintf(err, errlen, "%s %d: %s accepts %s (see --help)", option, value, stage, range);
     return -1;
 }
 
@@ -305,11 +321,6 @@ int check_option_ranges(const stage_info *stage, const sort_options *opt, char *
     return 0;
 }
 
-/* "1..8" or "32..1024, powers of two", for --help. */
-static void range_text(option_range r, char *buf, size_t len)
-{
-    snprintf(buf, len, "%d..%d%s", r.min, r.max, r.pow2 ? ", powers of two" : "");
-}
 
 void print_sort_usage(FILE *f, const stage_info *stage)
 {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keys.h"
 #include "parallel.h"
 #include "reference.h"
 
@@ -139,6 +140,6 @@ int verify_sorted(const uint32_t *out, const uint32_t *ref, size_t n, char *msg,
             return -1;
         }
     }
-    snprintf(msg, msglen, "output equals the reference sort (%zu keys)", n);
+    snprintf(msg, msglen, "output equals the reference sort (%zu %s)", n, keys_word(n));
     return 0;
 }

@@ -7,6 +7,10 @@
 #                                 (the skip comes after every check that needs none)
 #   sort_bad_input              the bad input every sort program must refuse alike:
 #                                 input files, output paths, numbers, unknown options
+#   ranges_as_help [ARGS...]      every numeric option --help gives a range ("1..8",
+#                                 "32..1024, powers of two") is refused, below and above
+#                                 that range and with a word, by a line that states the
+#                                 same range in the same words (ARGS go before each)
 #   fail MESSAGE                  count a failure
 #   finish NAME                   print the count, exit non-zero if anything failed
 tmp=$(mktemp -d)
@@ -66,6 +70,21 @@ sort_bad_input() {
     expect_error "--runs" --runs=0
     expect_error "unknown distribution" --dist gaussian
     expect_error "takes no value" --no-cub=yes
+}
+
+ranges_as_help() {
+    local option range lo hi
+    "$bin" --help >"$tmp/help" 2>&1
+    for option in --bits --block --scan-block --kpt; do
+        range=$(grep -E "^  $option " "$tmp/help" | grep -oE '[0-9]+\.\.[0-9]+(, powers of two)?' | head -n 1)
+        [ -n "$range" ] || continue
+        lo=${range%%..*}; hi=${range#*..}; hi=${hi%%,*}
+        expect_error "$option $((lo - 1)): .* accepts $range (see --help)" "$@" "$option" $((lo - 1))
+        expect_error "$option $((hi + 1)): .* accepts $range (see --help)" "$@" "$option" $((hi + 1))
+        expect_error "$option 'x': expected a whole number; .* accepts $range (see --help)" "$@" "$option" x
+        case $range in *powers*) [ $((lo + 1)) -ge "$hi" ] ||
+            expect_error "$option $((lo + 1)): .* accepts $range (see --help)" "$@" "$option" $((lo + 1)) ;; esac
+    done
 }
 
 finish() {

@@ -8,11 +8,12 @@ bin=${BIN_DIR:-build/bin}/01_sequential
 source "$(dirname "$0")/cli_lib.sh"
 
 sort_bad_input
+ranges_as_help --mode blocked
 expect_error "-n '-1'" -n -1
 expect_error "from 0 to" -n 4294967296
-expect_error "from 1 to 16" --bits 0
-expect_error "from 1 to 16" --bits 17
-expect_error "from 1 to 16" --bits=17
+expect_error "1..16" --bits 0
+expect_error "1..16" --bits 17
+expect_error "1..16" --bits=17
 expect_error "not an option of 01_sequential" --kpt 2
 expect_error "not an option of 01_sequential" --kpt 3
 expect_error "not an option of 01_sequential" --scan blelloch

@@ -8,10 +8,11 @@ bin=${BIN_DIR:-build/bin}/02_parallel_hist_scan
 source "$(dirname "$0")/cli_lib.sh"
 
 sort_bad_input
-expect_error "from 1 to 8" --bits 9
-expect_error "powers of two from 32 to 1024" --block 33
-expect_error "powers of two from 32 to 1024" --block=2048
-expect_error "powers of two from 32 to 1024" --scan-block 33
+ranges_as_help
+expect_error "1..8" --bits 9
+expect_error "32..1024, powers of two" --block 33
+expect_error "32..1024, powers of two" --block=2048
+expect_error "32..1024, powers of two" --scan-block 33
 expect_error "not an option of 02_parallel_hist_scan" --kpt 3
 expect_error "plain or blocked" --mode sideways
 expect_error "picks the plain mode's histogram kernel" --mode blocked --hist 2

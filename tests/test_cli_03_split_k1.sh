@@ -8,9 +8,10 @@ bin=${BIN_DIR:-build/bin}/03_split_k1
 source "$(dirname "$0")/cli_lib.sh"
 
 sort_bad_input
-expect_error "powers of two from 32 to 1024" --block 33
-expect_error "powers of two from 32 to 1024" --block 16
-expect_error "powers of two from 32 to 1024" --scan-block=33
+ranges_as_help
+expect_error "32..1024, powers of two" --block 33
+expect_error "32..1024, powers of two" --block 16
+expect_error "32..1024, powers of two" --scan-block=33
 expect_error "not an option of 03_split_k1" --bits 4
 expect_error "not an option of 03_split_k1" --kpt 3
 expect_error "not an option of 03_split_k1" --hist 1

@@ -9,9 +9,10 @@ bin=${BIN_DIR:-build/bin}/05_warp_shuffle
 source "$(dirname "$0")/cli_lib.sh"
 
 sort_bad_input
-expect_error "from 1 to 8" --bits 9
-expect_error "powers of two from 32 to 1024" --block 33
-expect_error "powers of two from 32 to 1024" --scan-block 33
+ranges_as_help
+expect_error "1..8" --bits 9
+expect_error "32..1024, powers of two" --block 33
+expect_error "32..1024, powers of two" --scan-block 33
 expect_error "--kpt 17" --kpt 17
 expect_error "--rank 'sideways'" --rank sideways
 expect_error "a thread per digit" --block 128

@@ -19,7 +19,14 @@ expect_error "from 1 to 8192" --bins 0
 expect_error "--bins '-3'" --bins -3
 expect_error "whole number" --bins abc
 expect_error "from 1 to 8192" --bins 9000
-expect_error "from 0 to 17" --version 18
+expect_error "from 0 to 17, or all" --version 18
+expect_error "from 1 to 500000, or all" --check x
+expect_error "--seed 'x': expected a whole number from 0 to" --seed x
+for option in -q -r -d --bins --version --reduce --seed --runs --check; do
+    expect_error "$option needs a value" "$option"
+done
+# data no GPU can hold: refused with its size before the GPU check (26 TB of floats)
+expect_error "needs at least .* TB of GPU memory" -q 500000 -r 100000000 -d 65536
 expect_error "from 1 to 4" --reduce 9
 expect_error "-q '0'" -q 0
 expect_error "-d '0'" -d 0

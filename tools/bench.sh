@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # bench.sh BIN_DIR [SET...] - `make bench`: runs the stages and writes CSV files under
-# results/<machine>/, one row per run (the RESULT line of the run, see
-# tools/result-to-csv.awk), with the date and the arguments of every run.
+# build/bench/<machine>/, one row per run (the RESULT line of the run, see
+# tools/result-to-csv.awk), with the date and the arguments of every run.  With SAVE=1
+# (`make bench SAVE=1`, what the maintainers run on a named GPU) the CSVs go to
+# results/<machine>/ instead, where the READMEs' tables and the charts read them:
+# a student's or an instructor's runs never overwrite the course's reference results.
 #
 # SETs (default: all of them):
 #   stages    every sort stage at its defaults, 2^24+1 and 2^28 keys (stage 01: 2^24+1
@@ -57,7 +60,7 @@ else
         echo "bench: no GPU here: skipped ${skipped_sets[*]} (they need a CUDA GPU)"
     sets=("${cpu_sets[@]+"${cpu_sets[@]}"}")
 fi
-out_dir=results/$machine
+if [ "${SAVE:-0}" = 1 ]; then out_dir=results/$machine; else out_dir=build/bench/$machine; fi
 mkdir -p "$out_dir"
 echo "bench: writing $out_dir/*.csv (runs=$runs)"
 failed_sets=()

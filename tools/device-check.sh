@@ -10,9 +10,10 @@
 #     test      every test program and test script, one at a time
 #     sanitize  every GPU test program under the four compute-sanitizer tools
 #     run       make run: every stage at its defaults, the summary table
-#     bench     tools/bench.sh (BENCH_SETS, default "stages sweep02 sweep03 sweep04 sweep05")
+#     bench     tools/bench.sh (BENCH_SETS, default "stages sweep02 sweep03 sweep04 sweep05"):
+#               CSVs under build/bench/<gpu>/, or results/<gpu>/ with SAVE=1
 #     profile   tools/profile.sh on PROFILE_STAGES (default "04 05"): Nsight Compute
-#               reports under results/<gpu>/profile/
+#               reports under build/profile/<gpu>/, or results/<gpu>/profile/ with SAVE=1
 #     scout06   stage 06 at a tenth of the full size (1,000 queries), K = 5 and 5000,
 #               every version: what the full-size runs of `bench` with nn06 will cost
 set -u
@@ -83,7 +84,7 @@ for part in "${parts[@]}"; do
     note "  ($part took $(( $(date +%s) - start )) s)"
 done
 # test and sanitizer logs, results CSVs: one archive (the device tool returns few files)
-tar czf "$OUT/logs.tar.gz" build/test-logs build/sanitize results 2>/dev/null
+tar czf "$OUT/logs.tar.gz" build/test-logs build/sanitize build/bench build/profile results 2>/dev/null
 
 if [ ${#failed[@]} -eq 0 ] && [ ${#not_run[@]} -eq 0 ]; then
     note "device-check: PASS (${passed[*]}) on $gpu_words"

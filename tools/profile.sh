@@ -3,22 +3,32 @@
 # defaults - the speed-of-light, memory-workload, occupancy and launch sections of every
 # kernel of one warm-up sort and one timed sort (--runs 1; stage 06: version 17 at 1,000
 # queries) - at the GPU's own clocks (--clock-control none, as the timings run).
-# Writes results/<gpu>/profile/<stage>.ncu-rep (open it in Nsight Compute, or
+# Writes build/profile/<gpu>/<stage>.ncu-rep (open it in Nsight Compute, or
 # `ncu --import FILE --page details`) and <stage>.summary.txt, one line per kernel
-# and metric: DRAM throughput, achieved occupancy, registers per thread, ...
+# and metric: DRAM throughput, achieved occupancy, registers per thread, ...; with
+# SAVE=1 into results/<gpu>/profile/ instead (the committed reports the READMEs cite).
 #   PROFILE_ARGS replaces the stage's arguments; PROFILE_NAME names the report
 #   (default: the stage's name), so that two profiles of one stage can be kept.
+#   profile.sh --check BIN_DIR NN: only the checks that come before any build (usage,
+#   the stage, ncu, a GPU).
 set -u
+check_only=0
+[ "${1:-}" != --check ] || { check_only=1; shift; }
 bin_dir=$1 number=${2:-}
-[ -n "$number" ] || { echo "usage: make profile STAGE=NN (for example STAGE=04)" >&2; exit 2; }
-stage=$(ls -d "${number}"_*/ 2>/dev/null | head -n 1 | tr -d /)
-[ -n "$stage" ] || { echo "profile: no stage ${number}_*" >&2; exit 2; }
+[ -n "$number" ] || { echo "usage: make profile STAGE=NN (for example STAGE=04; SAVE=1 keeps the report under results/)" >&2; exit 2; }
+stage=$(ls -d "${number}"_*/ "0${number}"_*/ 2>/dev/null | head -n 1 | tr -d /)
+[ -n "$stage" ] || { echo "profile: no stage ${number}_* (the stages: $(ls -d [0-9][0-9]_*/ | tr -d / | paste -sd' ' -))" >&2; exit 2; }
 ncu=$(command -v ncu || ls "${CUDA_PATH:-/usr/local/cuda}/bin/ncu" /usr/local/cuda/bin/ncu \
       /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
-[ -n "$ncu" ] || { echo "profile: ncu (Nsight Compute, part of the CUDA Toolkit) not found" >&2; exit 2; }
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
-[ -n "$gpu" ] || { echo "profile: SKIPPED - no GPU (nvidia-smi lists none), nothing was profiled" >&2; exit 2; }
-out=results/$(tr 'A-Z' 'a-z' <<<"$gpu" | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')/profile
+if [ -z "$ncu" ]; then
+    echo "profile: ncu not found: Nsight Compute comes with the full CUDA Toolkit (NVIDIA's package cuda-nsight-compute-<version>, or the Nsight Compute download) - put it on PATH or set CUDA_PATH; it also needs a CUDA GPU$([ -n "$gpu" ] || echo ", and none is here"). Nothing was profiled" >&2
+    exit 2
+fi
+[ -n "$gpu" ] || { echo "profile: SKIPPED - Nsight Compute profiles kernels on a CUDA GPU; nvidia-smi lists none. Nothing was profiled" >&2; exit 2; }
+[ "$check_only" = 0 ] || exit 0
+slug=$(tr 'A-Z' 'a-z' <<<"$gpu" | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')
+if [ "${SAVE:-0}" = 1 ]; then out=results/$slug/profile; else out=build/profile/$slug; fi
 mkdir -p "$out"
 case $stage in
     06_*) args=${PROFILE_ARGS:--q 1000 --version 17 --runs 1 --no-cublas} ;;

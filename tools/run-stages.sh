@@ -13,7 +13,7 @@
 # a check that did not pass, a CUDA error, a crash, or no RESULT line.
 set -u
 bin_dir=$1; shift
-results=() skipped=() failed=()
+results=() skipped=() failed=() tables_above=()
 for stage in "$@"; do
     args=${RUN_ARGS:-}
     case $stage in
@@ -33,7 +33,8 @@ for stage in "$@"; do
     fi
     [ "$rc" -eq 0 ] || failed+=("$stage (exit $rc)")
     case $stage in
-    06_*) grep -q '^RESULT ' <<<"$out" || [ "$rc" -ne 0 ] || failed+=("$stage (no RESULT line)") ;;
+    06_*) grep -q '^RESULT ' <<<"$out" && tables_above+=("$stage")
+          grep -q '^RESULT ' <<<"$out" || [ "$rc" -ne 0 ] || failed+=("$stage (no RESULT line)") ;;
     *)  if line=$(grep '^RESULT ' <<<"$out"); then results+=("$line")
         elif [ "$rc" -eq 0 ]; then failed+=("$stage (no RESULT line)"); fi ;;
     esac
@@ -66,7 +67,9 @@ done
 echo "sort ms: the median run; min ms: the fastest (stages 01 and 02 run on the host's CPU, 9 runs)."
 echo "vs previous / cumulative: how many times faster than the previous stage / than stage 01."
 echo "vs CUB: how many times CUB's time this stage takes (above 1: slower than CUB)."
-echo "Stage 06 (distance histograms) prints its own table above, under === 06_nn_histogram."
+for stage in "${tables_above[@]+"${tables_above[@]}"}"; do
+    echo "Stage $stage (distance histograms, not a sort) printed its own table above, under === $stage."
+done
 if [ ${#skipped[@]} -gt 0 ]; then
     echo "not run: ${skipped[*]} - these stages need a CUDA GPU and none was found."
 fi

@@ -39,17 +39,20 @@ for t in "$@"; do
 done
 wait
 
+# the name column is as wide as the longest name
+width=0
+for t in "$@"; do name=$(basename "$t"); [ ${#name} -le "$width" ] || width=${#name}; done
 pass=0 fail=0 skip=0
 for t in "$@"; do
     name=$(basename "$t")
     log="$logdir/$name.log"
     read -r rc secs <"$log.status"
     case $rc in
-        0)  pass=$((pass + 1)); printf 'PASS  %-28s %6.1f s  %s\n' "$name" "$secs" "$(tail -n 1 "$log")" ;;
-        77) skip=$((skip + 1)); printf 'SKIP  %-28s %6.1f s  %s\n' "$name" "$secs" "$(grep -m1 '^SKIP' "$log")" ;;
-        124) fail=$((fail + 1)); printf 'FAIL  %-28s %6.1f s  timed out after %s s; last lines of %s:\n' "$name" "$secs" "${TEST_TIMEOUT:-?}" "$log"
+        0)  pass=$((pass + 1)); printf 'PASS  %-*s %6.1f s  %s\n' "$width" "$name" "$secs" "$(tail -n 1 "$log")" ;;
+        77) skip=$((skip + 1)); printf 'SKIP  %-*s %6.1f s  %s\n' "$width" "$name" "$secs" "$(grep -m1 '^SKIP' "$log")" ;;
+        124) fail=$((fail + 1)); printf 'FAIL  %-*s %6.1f s  timed out after %s s; last lines of %s:\n' "$width" "$name" "$secs" "${TEST_TIMEOUT:-?}" "$log"
             tail -n 25 "$log" | sed 's/^/      /' ;;
-        *)  fail=$((fail + 1)); printf 'FAIL  %-28s %6.1f s  exit %d; last lines of %s:\n' "$name" "$secs" "$rc" "$log"
+        *)  fail=$((fail + 1)); printf 'FAIL  %-*s %6.1f s  exit %d; last lines of %s:\n' "$width" "$name" "$secs" "$rc" "$log"
             tail -n 25 "$log" | sed 's/^/      /' ;;
     esac
 done
