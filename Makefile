@@ -7,18 +7,20 @@
 #   make sanitize        GPU tests under compute-sanitizer (needs a GPU)
 #   make bench           write build/bench/<machine>/*.csv (needs a GPU for stages 02+)
 #   make profile STAGE=NN  Nsight Compute on one stage, report in build/profile/<gpu>/
+#   make limits          measure the GPU's floors: build/limits/<gpu>/limits.csv
 #   make tables          refill the result tables of READMEs and decks from results/*/*.csv
 #   make plots           draw the CSVs as SVG charts under build/ (needs gnuplot)
 #   make slides          render slides/*.md to build/slides/ (HTML; PDF with Chromium)
-#   make diff FROM=03 TO=04   diff -u of two stages' algorithm files (and the names
-#                             of the .cuh files one stage has and the other not)
-#   make diff06 FROM=3 TO=4   diff -u of two versions of stage 06 (one file each)
+#   make steps           the course's path (steps.txt): each step, its file, its lesson
+#   make diff FROM=03 TO=04   diff -u of two steps' files (and the names of the .cuh
+#                             files one step's folder has and the other's not)
+#   make diff06 FROM=3 TO=4   the same for two versions of stage 06 (steps 06.3, 06.4)
 #   make device-check    what tools/device-check.sh runs on a GPU machine
 #   make help            this list
 #   make clean           remove build/
 #
-# Nothing but build/ is written unless asked: SAVE=1 makes bench, plots and profile
-# write into results/ (the course's reference results, committed).
+# Nothing but build/ is written unless asked: SAVE=1 makes bench, plots, profile and
+# limits write into results/ (the course's reference results, committed).
 # Variables: ARCH=sm_86 (or a list, "sm_80 sm_90"), DEBUG=1 (device code with -G),
 # V=1 (print every build command whole), SAVE=1 (above).
 # A change of ARCH, DEBUG or the compilers rebuilds everything they touch.
@@ -96,7 +98,7 @@ say = @printf '  %-5s %s\n' '$(1)' '$(2)'
 endif
 
 ifeq ($(MAKELEVEL),0)
-ifeq ($(filter clean diff diff06 help tables plots slides,$(MAKECMDGOALS)),)
+ifeq ($(filter clean diff diff06 steps help tables plots slides,$(MAKECMDGOALS)),)
 $(info [build] ARCH = $(ARCH)  ($(ARCH_SOURCE)))
 $(info [build] CC   = $(CC) $(CFLAGS))
 $(info [build] NVCC = $(NVCC) $(NVCCFLAGS))
@@ -109,7 +111,7 @@ endif
 # after `make` rebuilds, a second `make ARCH=sm_80` does nothing.
 FLAGS_FILE := $(BUILD)/flags
 FLAGS_NOW := $(CC) $(CFLAGS) | $(NVCC) $(NVCCFLAGS) | $(LDLIBS)
-ifneq ($(filter-out clean diff diff06 help tables plots slides,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out clean diff diff06 steps help tables plots slides,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(file <$(FLAGS_FILE)),$(FLAGS_NOW))
 $(shell mkdir -p $(BUILD))
 $(file >$(FLAGS_FILE),$(FLAGS_NOW))
@@ -154,10 +156,11 @@ CPU_TESTS := $(BUILD)/tests/test_harness $(BUILD)/tests/test_01_sequential $(BUI
 TEST_SUPPORT_C := tests/sort_battery.c
 TEST_SUPPORT_CU := $(wildcard tests/gpu_*.cu)
 
-.PHONY: all run test sanitize bench profile plots slides tables diff diff06 clean help device-check $(STAGES)
+.PHONY: all run test sanitize bench profile plots slides tables diff diff06 steps limits clean help \
+        device-check $(STAGES)
 .DEFAULT_GOAL := all
 
-all: $(STAGES:%=$(BUILD)/bin/%) $(TEST_BINS)
+all: $(STAGES:%=$(BUILD)/bin/%) $(TEST_BINS) $(BUILD)/bin/limits
 
 help:
 	@sed -n '2,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -208,12 +211,18 @@ $(BUILD)/tests/test_gpu_common: $(BUILD)/obj/tests/test_gpu_common.o \
 	$(call say,LINK,$@)
 	$(Q)$(NVCC) $(GENCODE) $^ -o $@ $(LDLIBS)
 
+# The GPU's floors (make limits): a tool, not a stage.
+$(BUILD)/bin/limits: $(BUILD)/obj/tools/limits.o $(LIBCOMMON)
+	@mkdir -p $(@D)
+	$(call say,LINK,$@)
+	$(Q)$(NVCC) $(GENCODE) $^ -o $@ $(LDLIBS)
+
 include $(wildcard [0-9][0-9]_*/rules.mk)
 
 # ---- running ------------------------------------------------------------------
 # Each builds first, in parallel (BUILD_ALL), then runs.  A target that cannot do its job
 # here (no GPU, a missing tool, no STAGE) says so before anything is built.
-# SAVE=1: make bench, plots and profile write into results/ (the committed reference
+# SAVE=1: make bench, plots, profile and limits write into results/ (the committed reference
 # results) instead of build/.
 export SAVE
 run:
@@ -245,6 +254,13 @@ profile:
 	@$(BUILD_ALL)
 	@CUDA_PATH=$(CUDA_PATH) tools/profile.sh $(BUILD)/bin "$(STAGE)"
 
+# make limits: the GPU's copy bandwidth, int8 mma rate and shared atomic rate, into
+# build/limits/<gpu>/limits.csv (SAVE=1: results/<gpu>/limits.csv).
+limits:
+	@tools/limits.sh --check
+	@$(MAKE) --no-print-directory $(BUILD)/bin/limits
+	@tools/limits.sh $(BUILD)/bin/limits
+
 # make slides: every deck of slides/ to build/slides/ (marp-cli from slides/package-lock.json).
 slides:
 	@tools/slides.sh
@@ -255,14 +271,19 @@ tables:
 device-check:
 	@tools/device-check.sh
 
-# make diff FROM=03 TO=04: what one stage changed in the algorithm file of the previous
-# one; make diff06 FROM=3 TO=4: the same for two versions of stage 06 (tools/diff.sh).
+# make diff FROM=03 TO=04: what one step changed in the file of the step before (any two
+# steps of steps.txt, 4 or 04); make diff06 FROM=3 TO=4: the same for two versions of
+# stage 06, steps 06.3 and 06.4 (tools/diff.sh).
 # The exit status is diff's: 0 the same, 1 different (not an error here), 2 trouble.
 diff:
 	@tools/diff.sh "$(FROM)" "$(TO)"; test $$? -le 1
 
 diff06:
 	@tools/diff.sh --nn06 "$(FROM)" "$(TO)"; test $$? -le 1
+
+# make steps: the course's path (steps.txt): id, file, changed lines, lesson.
+steps:
+	@tools/steps.sh
 
 clean:
 	rm -rf $(BUILD)

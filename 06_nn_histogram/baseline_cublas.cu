@@ -1,14 +1,21 @@
 /*
- * 06_nn_histogram/baseline_cublas.cu - the baseline a user would reach for.
+ * 06_nn_histogram/baseline_cublas.cu - the baselines a user would reach for.
  *
  * The squared distance expands as ||q||^2 + ||r||^2 - 2 q.r, and the dot
- * products of a chunk of queries with every reference are one matrix product:
- * cuBLAS SGEMM.  Then a kernel adds the norms and finds each query's min/max,
- * the thresholds are computed as in every version, and a histogram kernel with
- * a private shared-memory histogram per block counts the bins.  The distances
- * of a chunk (chunk x R floats) go through global memory three times: written
- * by SGEMM, read and rewritten by the norms/min/max kernel, read by the
- * histogram.
+ * products of a chunk of queries with every reference are one matrix product.
+ * Two libraries' products, two baselines:
+ *   cublas-fp32  cuBLAS SGEMM on the float vectors (exact on byte data too: every
+ *                product and partial sum is an integer below 2^24);
+ *   cublas-int8  cuBLAS's integer GEMM (int8 inputs, int32 results) on the same
+ *                tensor cores as versions 10-17.  int8 holds -128..127, so the byte
+ *                components are centred, c - 128: a distance does not change when
+ *                both points move by the same vector, and the norms are those of the
+ *                centred vectors.  Byte data only (components 0..255).
+ * Then a kernel adds the norms and finds each query's min/max, the thresholds
+ * are computed as in every version, and a histogram kernel with a private
+ * shared-memory histogram per block counts the bins.  The distances of a chunk
+ * (chunk x R words) go through global memory three times: written by the GEMM,
+ * read and rewritten by the norms/min/max kernel, read by the histogram.
  */
 #include <cublas_v2.h>
 #include <stdio.h>
@@ -74,7 +81,7 @@ __global__ void add_norms_minmax(float *dist, int refs, int q0, const float *qno
 
 /* One query per block row; each block counts a slice of the references into
  * its own histogram in shared memory (K counters) and adds it to the global one. */
-__global__ void histogram_shared(const float *dist, int refs, int q0, int k,
+__global__ void histogram_shared(const float *dist, int refs, size_t ld, int q0, int k,
                                  const uint32_t *smin, const uint32_t *smax,
                                  const float *threshold, uint32_t *hist)
 {
@@ -85,7 +92,7 @@ __global__ void histogram_shared(const float *dist, int refs, int q0, int k,
     float root, scale;
     nn_guess_params(__uint_as_float(smin[q]), __uint_as_float(smax[q]), k, &root, &scale);
     const float *thr = threshold + (size_t)q * (k - 1);
-    const float *row = dist + (size_t)blockIdx.y * refs;
+    const float *row = dist + (size_t)blockIdx.y * ld;
     __syncthreads();
     for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < refs; r += gridDim.x * blockDim.x) {
         atomicAdd(&s_hist[nn_bin_guessed(row[r], thr, k, root, scale)], 1u);
@@ -96,27 +103,174 @@ __global__ void histogram_shared(const float *dist, int refs, int q0, int k,
             atomicAdd(&hist[(size_t)q * k + b], s_hist[b]);
 }
 
+/* ---- cublas-int8: centred bytes, an integer GEMM, then the same passes ------ */
+
+/* Rows of 4-byte-aligned int8 (ld a multiple of 16): cuBLAS's integer GEMM wants it. */
+#define INT8_LD_ALIGN 16
+
+/* Row i of src (rows x d floats, integers 0..255) as int8 c - 128 in dst (rows x ld,
+ * zeros past d: they add nothing to any product or norm), and its squared norm. */
+__global__ void centre_bytes(const float *src, int rows, int d, int ld, int8_t *dst, int *norm)
+{
+    __shared__ int s_norm;
+    int row = blockIdx.x;
+    if (threadIdx.x == 0)
+        s_norm = 0;
+    __syncthreads();
+    int mine = 0;
+    for (int j = threadIdx.x; j < ld; j += blockDim.x) {
+        int c = j < d ? (int)src[(size_t)row * d + j] - 128 : 0;
+        dst[(size_t)row * ld + j] = (int8_t)c;
+        mine += c * c;
+    }
+    atomicAdd(&s_norm, mine);
+    __syncthreads();
+    if (threadIdx.x == 0)
+        norm[row] = s_norm;
+}
+
+/* dot[q * ldd + r] holds q'.r' (centred); the squared distance ||q'||^2 + ||r'||^2 -
+ * 2 q'.r' is an integer below 2^24, exact as a float: written as one, in place, with
+ * each query's min/max folded in, as add_norms_minmax does for SGEMM's products. */
+__global__ void add_norms_minmax_int8(int *dot, int refs, int ldd, int q0, const int *qnorm,
+                                      const int *rnorm, uint32_t *smin, uint32_t *smax)
+{
+    int q = q0 + blockIdx.y;
+    int qn = qnorm[q];
+    int *row = dot + (size_t)blockIdx.y * ldd;
+    uint32_t mn = 0xFFFFFFFFu, mx = 0;
+    for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < refs; r += gridDim.x * blockDim.x) {
+        float s = (float)(qn + rnorm[r] - 2 * row[r]);
+        ((float *)row)[r] = s;
+        mn = min(mn, __float_as_uint(s));
+        mx = max(mx, __float_as_uint(s));
+    }
+    for (int offset = 16; offset > 0; offset /= 2) {
+        mn = min(mn, __shfl_down_sync(FULL_MASK, mn, offset));
+        mx = max(mx, __shfl_down_sync(FULL_MASK, mx, offset));
+    }
+    if (threadIdx.x % 32 == 0) {
+        atomicMin(&smin[q], mn);
+        atomicMax(&smax[q], mx);
+    }
+}
+
+extern "C" const char *nn_cublas_int8_unusable(const nn_device *dev)
+{
+    if (!dev->bytes)
+        return "the data are not bytes (integers 0..255, at most 256 dimensions)";
+    if (gpu_compute_capability() < 61)
+        return "integer GEMM needs compute capability 6.1 or newer";
+    return NULL;
+}
+
+/* As many queries a chunk as a quarter of the free memory holds (rows of `row_bytes`);
+ * 0 and a message if not even one fits, or if the bins do not fit in shared memory. */
+static size_t baseline_chunk(const nn_problem *p, size_t row_bytes, const char *who, char *err,
+                             size_t errlen)
+{
+    size_t free_bytes = 0, total_bytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    size_t chunk = free_bytes / 4 / row_bytes;
+    if (chunk < 1) {
+        snprintf(err, errlen, "%s: not even one row of %d distances fits on the GPU", who, p->refs);
+        return 0;
+    }
+    if ((size_t)p->bins * sizeof(uint32_t) > gpu_shared_memory_per_block()) {
+        snprintf(err, errlen, "%s: %d bins do not fit in a block's shared memory", who, p->bins);
+        return 0;
+    }
+    return chunk > (size_t)p->queries ? (size_t)p->queries : chunk;
+}
+
+/* The histogram pass of both baselines, over a chunk's float distances (row stride ld). */
+static void launch_histogram(nn_device *dev, const float *dist, size_t ld, int q0, int count)
+{
+    const nn_problem *p = &dev->p;
+    unsigned hist_slices = (unsigned)((p->refs + 256 * 32 - 1) / (256 * 32));
+    histogram_shared<<<dim3(hist_slices, (unsigned)count), 256,
+                       (size_t)p->bins * sizeof(uint32_t)>>>(dist, p->refs, ld, q0, p->bins,
+                                                             dev->smin, dev->smax,
+                                                             dev->threshold, dev->hist);
+    CUDA_CHECK_LAUNCH();
+}
+
+extern "C" int nn_run_cublas_int8(nn_device *dev, uint32_t *hist, nn_timing *timing, char *err,
+                                  size_t errlen)
+{
+    const nn_problem *p = &dev->p;
+    const char *why = nn_cublas_int8_unusable(dev);
+    if (why) {
+        snprintf(err, errlen, "cuBLAS INT8 baseline: %s", why);
+        return -1;
+    }
+    /* setup, not timed (like the versions' byte copies): centred bytes and their norms */
+    int ld = (int)nn_round_up((size_t)p->dims, INT8_LD_ALIGN);
+    size_t ldd = nn_round_up((size_t)p->refs, 4); /* int32 rows of the products */
+    int8_t *query8 = (int8_t *)gpu_alloc((size_t)p->queries * ld, 1);
+    int8_t *base8 = (int8_t *)gpu_alloc((size_t)p->refs * ld, 1);
+    int *qnorm = (int *)gpu_alloc((size_t)p->queries * sizeof(int), 1);
+    int *rnorm = (int *)gpu_alloc((size_t)p->refs * sizeof(int), 1);
+    centre_bytes<<<p->queries, 128>>>(dev->query, p->queries, p->dims, ld, query8, qnorm);
+    CUDA_CHECK_LAUNCH();
+    centre_bytes<<<p->refs, 128>>>(dev->base, p->refs, p->dims, ld, base8, rnorm);
+    CUDA_CHECK_LAUNCH();
+    size_t chunk = baseline_chunk(p, ldd * sizeof(int), "cuBLAS INT8 baseline", err, errlen);
+    if (chunk == 0)
+        return -1;
+    int *dot = (int *)gpu_alloc(chunk * ldd * sizeof(int), 1);
+    cublasHandle_t handle;
+    CUBLAS_CHECK(cublasCreate(&handle));
+
+    report_clear(&dev->report, 1);
+    nn_clear_results(dev);
+    step_timer_start(&dev->timer);
+    const int one = 1, zero = 0;
+    for (int q0 = 0; q0 < p->queries; q0 += (int)chunk) {
+        int count = p->queries - q0 < (int)chunk ? p->queries - q0 : (int)chunk;
+        /* as the SGEMM below: dot (R x count, ldc = ldd) = base8^T queries8 */
+        CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, p->refs, count, ld, &one,
+                                  base8, CUDA_R_8I, ld, query8 + (size_t)q0 * ld, CUDA_R_8I, ld,
+                                  &zero, dot, CUDA_R_32I, (int)ldd, CUBLAS_COMPUTE_32I,
+                                  CUBLAS_GEMM_DEFAULT));
+        step_timer_mark(&dev->timer, 0, NN_STEP_DISTANCES);
+
+        unsigned slices = (unsigned)((p->refs + 256 * 8 - 1) / (256 * 8));
+        add_norms_minmax_int8<<<dim3(slices, (unsigned)count), 256>>>(
+            dot, p->refs, (int)ldd, q0, qnorm, rnorm, dev->smin, dev->smax);
+        CUDA_CHECK_LAUNCH();
+        step_timer_mark(&dev->timer, 0, NN_STEP_MINMAX);
+
+        nn_launch_thresholds(dev, q0, count, 0);
+        step_timer_mark(&dev->timer, 0, NN_STEP_THRESHOLDS);
+
+        launch_histogram(dev, (const float *)dot, ldd, q0, count);
+        step_timer_mark(&dev->timer, 0, NN_STEP_HISTOGRAM);
+        nn_timer_flush(dev);
+    }
+    nn_timer_flush(dev);
+    nn_timing_from_report(dev, timing);
+    timing->ran_version = NN_CUBLAS_INT8;
+    nn_download_hist(dev, hist);
+    CUBLAS_CHECK(cublasDestroy(handle));
+    gpu_free(dot);
+    gpu_free(rnorm);
+    gpu_free(qnorm);
+    gpu_free(base8);
+    gpu_free(query8);
+    return 0;
+}
+
+/* ---- cublas-fp32 ------------------------------------------------------------ */
+
 extern "C" int nn_run_cublas(nn_device *dev, uint32_t *hist, nn_timing *timing, char *err,
                              size_t errlen)
 {
     const nn_problem *p = &dev->p;
-    /* as many queries per SGEMM as a quarter of the free memory holds */
-    size_t free_bytes = 0, total_bytes = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     size_t row_bytes = (size_t)p->refs * sizeof(float);
-    size_t chunk = free_bytes / 4 / row_bytes;
-    if (chunk < 1) {
-        snprintf(err, errlen, "cuBLAS baseline: not even one row of %d distances fits on the GPU",
-                 p->refs);
+    size_t chunk = baseline_chunk(p, row_bytes, "cuBLAS FP32 baseline", err, errlen);
+    if (chunk == 0)
         return -1;
-    }
-    if (chunk > (size_t)p->queries)
-        chunk = (size_t)p->queries;
-    if ((size_t)p->bins * sizeof(uint32_t) > gpu_shared_memory_per_block()) {
-        snprintf(err, errlen, "cuBLAS baseline: %d bins do not fit in a block's shared memory",
-                 p->bins);
-        return -1;
-    }
     float *dist = (float *)gpu_alloc(chunk * row_bytes, 1);
     cublasHandle_t handle;
     CUBLAS_CHECK(cublasCreate(&handle));
@@ -144,17 +298,13 @@ extern "C" int nn_run_cublas(nn_device *dev, uint32_t *hist, nn_timing *timing, 
         nn_launch_thresholds(dev, q0, count, 0);
         step_timer_mark(&dev->timer, 0, NN_STEP_THRESHOLDS);
 
-        unsigned hist_slices = (unsigned)((p->refs + 256 * 32 - 1) / (256 * 32));
-        histogram_shared<<<dim3(hist_slices, (unsigned)count), 256,
-                           (size_t)p->bins * sizeof(uint32_t)>>>(dist, p->refs, q0, p->bins,
-                                                                 dev->smin, dev->smax,
-                                                                 dev->threshold, dev->hist);
-        CUDA_CHECK_LAUNCH();
+        launch_histogram(dev, dist, (size_t)p->refs, q0, count);
         step_timer_mark(&dev->timer, 0, NN_STEP_HISTOGRAM);
         nn_timer_flush(dev);
     }
     nn_timer_flush(dev);
     nn_timing_from_report(dev, timing);
+    timing->ran_version = NN_CUBLAS;
     nn_download_hist(dev, hist);
     CUBLAS_CHECK(cublasDestroy(handle));
     gpu_free(dist);

@@ -371,15 +371,17 @@ extern "C" double nn_step_bytes(const nn_device *dev, int version, int step)
     const nn_problem *p = &dev->p;
     const double q = p->queries, r = p->refs, d = p->dims, k = p->bins;
     if (step == NN_STEP_THRESHOLDS) /* the thresholds written, min/max read */
-        return version == NN_CUBLAS || !versions[version]->report_bins
+        return nn_is_baseline(version) || !versions[version]->report_bins
                    ? 4.0 * q * (k - 1) + 8.0 * q : 0.0;
-    if (version != NN_CUBLAS)
+    if (!nn_is_baseline(version))
         return versions[version]->step_bytes(dev, step);
-    /* cuBLAS: the distances go through memory; the vectors are read once (its
-     * chunks are as large as the memory allows) */
+    /* cuBLAS: the distances (float, or int32 products) go through memory; the
+     * vectors (float, or one byte a component) are read once (its chunks are as
+     * large as the memory allows) */
     const double distances = 4.0 * q * r, counts = 4.0 * q * k;
+    const double component = version == NN_CUBLAS_INT8 ? 1.0 : 4.0;
     switch (step) {
-    case NN_STEP_DISTANCES: return distances + 4.0 * d * (q + r);
+    case NN_STEP_DISTANCES: return distances + component * d * (q + r);
     case NN_STEP_MINMAX: return distances;
     default: return distances + counts;
     }

@@ -16,7 +16,8 @@ extern "C" {
 
 enum { NN_STEP_DISTANCES, NN_STEP_MINMAX, NN_STEP_THRESHOLDS, NN_STEP_HISTOGRAM, NN_STEPS };
 #define NN_VERSIONS 18          /* versions 0 .. 17, one file each: vN_*.cu */
-#define NN_CUBLAS (-1)          /* the cuBLAS baseline, where a version number is expected */
+#define NN_CUBLAS (-1)          /* the cuBLAS FP32 baseline, where a version number is expected */
+#define NN_CUBLAS_INT8 (-3)     /* the cuBLAS INT8 baseline (byte data only) */
 #define NN_VERSION_REDUCE 3     /* the version whose min/max --reduce chooses */
 #define NN_VERSION_BYTES 9      /* from here on, byte data only: on other data version 8 runs */
 #define NN_VERSION_IMMA 10      /* from here on, integer tensor cores: else version 9 runs */
@@ -74,10 +75,20 @@ double nn_step_bytes(const nn_device *dev, int version, int step);
  * (nn_sqrt_small in bin_rule.h) gets different from __fsqrt_rn: must be 0. */
 long long nn_sqrt_small_check(void);
 
-/* The baseline a user would reach for: cuBLAS SGEMM for the dot products,
+/* The baseline a user would reach for (cublas-fp32): cuBLAS SGEMM for the dot products,
  * ||q||^2 + ||r||^2 - 2 q.r, then min/max and histogram kernels over the
  * distances (same bin rule, same thresholds). */
 int nn_run_cublas(nn_device *dev, uint32_t *hist, nn_timing *timing, char *err, size_t errlen);
+
+/* The same on cuBLAS's integer GEMM (int8 in, int32 out: the tensor cores versions
+ * 10-17 use), the bytes centred to -128..127.  NULL from nn_cublas_int8_unusable
+ * where it applies (byte data, compute capability 6.1+), else why not. */
+const char *nn_cublas_int8_unusable(const nn_device *dev);
+int nn_run_cublas_int8(nn_device *dev, uint32_t *hist, nn_timing *timing, char *err,
+                       size_t errlen);
+
+/* 1 for the two library baselines' numbers (NN_CUBLAS, NN_CUBLAS_INT8), 0 for a version. */
+static inline int nn_is_baseline(int version) { return version < 0; }
 
 #ifdef __cplusplus
 }

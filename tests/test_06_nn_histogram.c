@@ -93,24 +93,33 @@ static void test_shape(const shape *s, int small)
     CHECK_MSG((nn_imma_unusable(dev) == NULL) == imma, "version %d %s on %s d=%d",
               NN_VERSION_IMMA, imma ? "did not apply" : "applied", kind_name(s->kind), s->dims);
 
-    for (int version = NN_CUBLAS; version < NN_VERSIONS; version++) {
+    /* the INT8 baseline applies exactly where the data are bytes (compute capability 6.1+) */
+    int int8 = bytes && gpu_compute_capability() >= 61;
+    CHECK_MSG((nn_cublas_int8_unusable(dev) == NULL) == int8, "cublas-int8 %s on %s d=%d",
+              int8 ? "did not apply" : "applied", kind_name(s->kind), s->dims);
+    for (int version = NN_CUBLAS_INT8; version < NN_VERSIONS; version++) {
+        if (version == NN_CUBLAS_INT8 + 1 || (version == NN_CUBLAS_INT8 && !int8))
+            continue; /* -2 is no version; the INT8 baseline only where it applies */
         int reduces = version == NN_VERSION_REDUCE && !small ? 4 : 1;
         for (int reduce = 1; reduce <= reduces; reduce++) {
             int variant = version == NN_VERSION_REDUCE && small ? NN_REDUCE_SHUFFLE : reduce;
             nn_timing t;
             fill_garbage(hist, (size_t)s->queries * s->bins, 9);
-            int rc = version != NN_CUBLAS
-                         ? nn_run_version(dev, version, variant, hist, &t, err, sizeof err)
-                         : nn_run_cublas(dev, hist, &t, err, sizeof err);
+            int rc = version == NN_CUBLAS ? nn_run_cublas(dev, hist, &t, err, sizeof err)
+                     : version == NN_CUBLAS_INT8
+                         ? nn_run_cublas_int8(dev, hist, &t, err, sizeof err)
+                         : nn_run_version(dev, version, variant, hist, &t, err, sizeof err);
             CHECK_MSG(rc == 0, "%s", err);
             int ran = version >= NN_VERSION_BYTES && !bytes ? NN_VERSION_BYTES - 1
                       : version >= NN_VERSION_IMMA && !imma  ? NN_VERSION_IMMA - 1
                                                              : version;
-            CHECK_MSG(version == NN_CUBLAS || t.ran_version == ran,
+            CHECK_MSG(t.ran_version == ran,
                       "version %d ran as %d, expected %d", version, t.ran_version, ran);
             char msg[512] = "";
-            /* versions 9-17's integer sums are exact on any byte data up to d = 256 */
-            int exact_row = exact || (version != NN_CUBLAS && t.ran_version >= NN_VERSION_BYTES);
+            /* versions 9-17's and the INT8 baseline's integer sums are exact on any byte
+             * data up to d = 256 */
+            int exact_row = exact || version == NN_CUBLAS_INT8 ||
+                            (!nn_is_baseline(version) && t.ran_version >= NN_VERSION_BYTES);
             int mismatched = 0;
             int failed = nn_version_report_bins(version)
                              ? nn_check_report_rule(&p, &ref, hist, exact_row, &mismatched, msg,

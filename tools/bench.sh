@@ -20,15 +20,17 @@
 #             every distribution against CUB, and course report 001's v6/v7 step (stage 04
 #             and the warp rankings at --bits 4 --kpt 1 and 2)
 #   nn06      stage 06 at the full size (10,000 x 1,000,000 x 128), K = 5 and 5000, every
-#             version and cuBLAS, the median of 3 timed runs each (not in the default sets:
+#             version and both cuBLAS baselines (cublas-fp32, cublas-int8), the median of
+#             3 timed runs each (not in the default sets:
 #             about 2.5 minutes on an H100).
 #             NN06_BINS="5000" runs one K only (the rows are appended to nn06.csv);
 #             NN06_RUNS sets --runs (default 3).
 #   nn06r     stage 06's version 3 at 1,000 queries (K = 5000) with each reduction of the
 #             class notes (--reduce 1..4, report 002): the min/max step; nn06_reduce.csv
-#   nn06k     stage 06 at the full size, K = 1, 5, 50, 500, 5000: versions 10 (tensor
-#             cores), 12 (copies and warps) and 17 (the fastest) with cuBLAS in each run,
-#             median of 3 (not in the default sets: about two minutes on an H100); nn06_k.csv
+#   nn06k     stage 06 at the full size, K = 1, 5, 50, 500, 5000: versions 1 (the course
+#             report's pipeline), 10 (tensor cores), 12 (copies and warps) and 17 (the
+#             fastest) with both cuBLAS baselines in each run, median of 3 (not in the
+#             default sets: about three minutes on an H100); nn06_k.csv
 # <machine> is the GPU's name (nvidia-smi), or, where there is no GPU,
 # cpu-<the CPU's model name as /proc/cpuinfo gives it>-<logical CPUs>cpus: two
 # virtual machines that report the same model are told apart by their size.
@@ -205,7 +207,7 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         cols="date stage queries refs dims bins version ran reduce runs ms distances_ms minmax_ms"
         cols="$cols thresholds_ms histogram_ms distances_gbs minmax_gbs thresholds_gbs histogram_gbs"
         cols="$cols distances_pct minmax_pct thresholds_pct histogram_pct copy_gbs"
-        cols="$cols pack_ms cublas_ms vs_cublas mismatched_rows checked_rows exact check gpu args"
+        cols="$cols pack_ms cublas cublas_ms vs_cublas mismatched_rows checked_rows exact check gpu args"
         for k in ${NN06_BINS:-5 5000}; do
             nn_run "$cols" all --bins "$k" --version all --runs "${NN06_RUNS:-3}" || break
         done ;;
@@ -219,10 +221,12 @@ for set in "${sets[@]+"${sets[@]}"}"; do
     nn06k)
         begin "$out_dir/nn06_k.csv"
         cols="date stage queries refs dims bins version ran runs ms minmax_ms thresholds_ms"
-        cols="$cols histogram_ms cublas_ms vs_cublas exact check gpu args"
+        cols="$cols histogram_ms cublas cublas_ms vs_cublas mismatched_rows checked_rows exact check gpu args"
         for k in 1 5 50 500 5000; do
-            # cuBLAS runs beside both versions (each vs_cublas is from its own process);
-            # its row is kept once per K, from version 17's run
+            # the baselines run beside every version (each vs_cublas is from its own
+            # process); their rows are kept once per K, from version 17's run.  Version 1,
+            # the course report's own pipeline, as the report swept K.
+            nn_run "$cols" no-cublas --bins "$k" --version 1 --runs "${NN06_RUNS:-3}" || break
             nn_run "$cols" no-cublas --bins "$k" --version 10 --runs "${NN06_RUNS:-3}" || break
             nn_run "$cols" no-cublas --bins "$k" --version 12 --runs "${NN06_RUNS:-3}" || break
             nn_run "$cols" rows --bins "$k" --version 17 --runs "${NN06_RUNS:-3}" || break

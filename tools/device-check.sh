@@ -7,8 +7,11 @@
 # and the exit status is non-zero if any part failed or could not run.
 #   PARTS (default: build test sanitize run bench)
 #     build     make -j all (architecture from nvidia-smi)
-#     test      every test program and test script, one at a time
-#     sanitize  every GPU test program under the four compute-sanitizer tools
+#     test      every test program and test script, one at a time (TESTS: a grep pattern of
+#               their names, default all)
+#     sanitize  every GPU test program under the four compute-sanitizer tools (TESTS, too)
+#     limits    make limits: the GPU's copy bandwidth, int8 mma and shared atomic rates
+#               (build/limits/<gpu>/limits.csv, or results/<gpu>/ with SAVE=1)
 #     run       make run: every stage at its defaults, the summary table
 #     bench     tools/bench.sh (BENCH_SETS, default "stages sweep02 sweep03 sweep04 sweep05"):
 #               CSVs under build/bench/<gpu>/, or results/<gpu>/ with SAVE=1
@@ -45,11 +48,12 @@ for part in "${parts[@]}"; do
         # one program at a time: CUDA contexts of several processes time-slice
         # the GPU, and the timer tests would measure each other
         TEST_JOBS=${TEST_JOBS:-1} TEST_TIMEOUT=${TEST_TIMEOUT:-420} TEST_LOG_DIR=build/test-logs \
-            tools/run-tests.sh build/tests/test_* tests/test_*.sh >"$OUT/test.log" 2>&1
+            tools/run-tests.sh $(ls build/tests/test_* tests/test_*.sh | grep -- "${TESTS:-.}") >"$OUT/test.log" 2>&1
         rc=$?
         note "test: $(tail -n 1 "$OUT/test.log")" ;;
     sanitize)
-        gpu_tests=$(ls build/tests/test_* | grep -v -e test_harness -e test_01_sequential -e test_06_nn_cpu)
+        gpu_tests=$(ls build/tests/test_* | grep -v -e test_harness -e test_01_sequential -e test_06_nn_cpu |
+                    grep -- "${TESTS:-.}")
         # several at once: the sanitizers are bound by the CPU, not the GPU
         SANITIZE_JOBS=${SANITIZE_JOBS:-$jobs} SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-400} \
             tools/sanitize.sh $gpu_tests >"$OUT/sanitize.log" 2>&1
@@ -59,6 +63,10 @@ for part in "${parts[@]}"; do
         make run >"$OUT/run.log" 2>&1
         rc=$?
         note "run: exit $rc"; sed -n '/=== summary/,$p' "$OUT/run.log" | tee -a "$summary" ;;
+    limits)
+        make limits >"$OUT/limits.log" 2>&1
+        rc=$?
+        note "limits: exit $rc"; grep -E '^  |RESULT' "$OUT/limits.log" | tee -a "$summary" ;;
     scout06)
         rc=0
         for k in 5 5000; do
@@ -66,7 +74,7 @@ for part in "${parts[@]}"; do
                 --version all --runs 1 >"$OUT/scout06_k$k.log" 2>&1
             r=$?; [ "$r" -eq 0 ] || rc=$r
             note "scout06 K=$k: exit $r"
-            grep -E '^  (cuBLAS|naive|report|exact|reductions|shared|fused|bytes|integer|tensor|copies)' "$OUT/scout06_k$k.log" | tee -a "$summary"
+            grep -E '^  (cublas|naive|report|exact|reductions|shared|fused|bytes|integer|tensor|copies)' "$OUT/scout06_k$k.log" | tee -a "$summary"
         done ;;
     bench)
         tools/bench.sh build/bin ${BENCH_SETS:-stages sweep02 sweep03 sweep04 sweep05} >"$OUT/bench.log" 2>&1

@@ -1,56 +1,45 @@
 #!/usr/bin/env bash
-# diff.sh FROM TO - `make diff FROM=03 TO=04`: diff -u of the algorithm files of two
-# stages, then, on stderr, the names of the .cuh files one stage has and the other not
-# (new code a stage brings whole: read it whole).  A stage is named by its number, with
-# or without its leading zero (4 or 04).
-# diff.sh --nn06 FROM TO - `make diff06 FROM=3 TO=4`: the same for two versions of stage
-# 06 (one file each), numbered with or without leading zeros (9 or 09).
-# Exit 0 or 1 as diff -u (same or different), 2 for a name that is no stage or version.
+# diff.sh FROM TO - `make diff FROM=03 TO=04`: diff -u of the files of two steps of the
+# course (steps.txt; `make steps` lists them), then, on stderr, the names of the .cuh files
+# one step's folder has and the other's not: new code a step brings whole, to read whole.
+# A step is named by its id, leading zeros optional: 4 or 04, 5.1 or 05.1, 6.3 or 06.3.
+# Any two steps may be diffed, across stages too (the diff is then not one lesson).
+# diff.sh --nn06 FROM TO - `make diff06 FROM=3 TO=4`: the same for versions of stage 06
+# (step 06.N is version N).
+# Exit 0 or 1 as diff -u (same or different), 2 for a name that is no step.
 set -u
 cd "$(dirname "$0")/.."
-
-# number TEXT: TEXT as a decimal number without leading zeros, or nothing
-number() { [[ $1 =~ ^[0-9]+$ ]] && echo $((10#$1)); }
-
-# stage_dir ID: the directory NN_* of stage ID ("4", "04")
-stage_dir() {
-    local n; n=$(number "$1") || return 1
-    ls -d "$(printf '%02d' "$n")"_*/ 2>/dev/null | head -n 1
-}
-
-# nn06_file ID: the file of stage 06's version ID ("9", "09")
-nn06_file() {
-    local n; n=$(number "$1") || return 1
-    ls 06_nn_histogram/v"$n"_*.cu 2>/dev/null | head -n 1
-}
-
+. tools/steps-lib.sh
+who="make diff"
 if [ "${1:-}" = --nn06 ]; then
     shift
+    who="make diff06"
     [ $# -eq 2 ] && [ -n "$1" ] && [ -n "$2" ] ||
         { echo "usage: make diff06 FROM=N TO=N (for example FROM=3 TO=4)" >&2; exit 2; }
-    a=$(nn06_file "$1") && [ -n "$a" ] || { echo "make diff06: no version '$1' of stage 06 (06_nn_histogram/vN_*.cu)" >&2; exit 2; }
-    b=$(nn06_file "$2") && [ -n "$b" ] || { echo "make diff06: no version '$2' of stage 06 (06_nn_histogram/vN_*.cu)" >&2; exit 2; }
-    diff -u "$a" "$b"
-    status=$?
-    [ "$status" -le 1 ] && exit "$status"
-    exit 2
+    set -- "6.$1" "6.$2"
 fi
-
 [ $# -eq 2 ] && [ -n "$1" ] && [ -n "$2" ] ||
-    { echo "usage: make diff FROM=NN TO=NN (for example FROM=03 TO=04, or FROM=3 TO=4)" >&2; exit 2; }
-stages=$(ls -d [0-9][0-9]_*/ | tr -d / | paste -sd' ' -)
-from=$(stage_dir "$1") && [ -n "$from" ] || { echo "make diff: no stage '$1' (the stages: $stages)" >&2; exit 2; }
-to=$(stage_dir "$2") && [ -n "$to" ] || { echo "make diff: no stage '$2' (the stages: $stages)" >&2; exit 2; }
-a=$(ls "$from"radix_sort.c* 2>/dev/null | head -n 1)
-b=$(ls "$to"radix_sort.c* 2>/dev/null | head -n 1)
-[ -n "$a" ] && [ -n "$b" ] || { echo "make diff: both stages need a radix_sort.c or radix_sort.cu (for stage 06's versions: make diff06)" >&2; exit 2; }
+    { echo "usage: make diff FROM=ID TO=ID (for example FROM=03 TO=04; make steps lists the ids)" >&2; exit 2; }
+
+# file_of ID: the file of step ID; a message and exit 2 if there is none
+file_of() {
+    local id file
+    id=$(step_id "$1") && file=$(step_field "$id" 2) && [ -n "$file" ] ||
+        { echo "$who: no step '${1#6.}' (make steps lists them: $(step_ids | paste -sd' ' -))" >&2; exit 2; }
+    echo "$file"
+}
+a=$(file_of "$1") || exit 2
+b=$(file_of "$2") || exit 2
 diff -u "$a" "$b"
 status=$?
-for f in $(cd "$to" && ls *.cuh 2>/dev/null); do
-    [ -f "$from$f" ] || echo "make diff: $to$f is new in this stage and not in the diff: read it whole" >&2
-done
-for f in $(cd "$from" && ls *.cuh 2>/dev/null); do
-    [ -f "$to$f" ] || echo "make diff: $from$f is gone in ${to%/}" >&2
-done
+from=$(dirname "$a")/ to=$(dirname "$b")/
+if [ "$from" != "$to" ]; then
+    for f in $(cd "$to" && ls *.cuh 2>/dev/null); do
+        [ -f "$from$f" ] || echo "$who: $to$f is new in this step and not in the diff: read it whole" >&2
+    done
+    for f in $(cd "$from" && ls *.cuh 2>/dev/null); do
+        [ -f "$to$f" ] || echo "$who: $from$f is gone in ${to%/}" >&2
+    done
+fi
 [ "$status" -le 1 ] && exit "$status"
 exit 2

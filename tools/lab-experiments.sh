@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# lab-experiments.sh NAME... - the measurements behind lab answers that change the code:
+# each experiment copies the repository to a scratch folder, applies the change the lab
+# asks for, builds there (ARCH as make chooses) and runs what the answer reports.  Logs go
+# to $OUT (default build/lab-experiments) as <NAME>.log.  Needs a GPU.
+#   05-maxkpt1   stage 05, lab 3: the ballot split against the shuffle scan at one key per
+#                thread, as built (MAX_KPT 16) and with MAX_KPT 1 (no unrolled slots)
+#   05-unstable  stage 05, lab 7: rank_in_warp with the highest lane as leader, counting
+#                the lanes above: which checks of test_05_warp_shuffle fail
+set -u
+cd "$(dirname "$0")/.."
+OUT=${OUT:-build/lab-experiments}
+mkdir -p "$OUT"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# copy NAME: a copy of the repository (sources only) in $scratch/NAME
+copy() { mkdir -p "$scratch/$1" && git ls-files -z | xargs -0 cp --parents -t "$scratch/$1"; }
+
+# local sort times of 05_warp_shuffle BIN at --bits 4 --kpt 1, both rankings, 9 runs each
+local_sorts() {
+    local bin=$1 rank
+    for rank in split ballot; do
+        echo "--- $bin --rank $rank --bits 4 --kpt 1 --runs 9 --no-cub"
+        "$bin" --rank "$rank" --bits 4 --kpt 1 --runs 9 --no-cub | grep -E '^  local_sort|^RESULT'
+    done
+}
+
+for name in "$@"; do
+    log="$OUT/$name.log"
+    case $name in
+    05-maxkpt1)
+        {
+            echo "# $name $(date -u +%FT%TZ): stage 05 as built (MAX_KPT 16), then with MAX_KPT 1"
+            make -s build/bin/05_warp_shuffle >/dev/null && local_sorts build/bin/05_warp_shuffle
+            copy maxkpt1
+            sed -i 's/^#define MAX_KPT 16$/#define MAX_KPT 1/' "$scratch/maxkpt1/05_warp_shuffle/radix_sort.cu"
+            grep -q '^#define MAX_KPT 1$' "$scratch/maxkpt1/05_warp_shuffle/radix_sort.cu" || echo "PATCH FAILED"
+            make -s -C "$scratch/maxkpt1" build/bin/05_warp_shuffle >/dev/null &&
+                local_sorts "$scratch/maxkpt1/build/bin/05_warp_shuffle"
+        } >"$log" 2>&1 ;;
+    05-unstable)
+        {
+            echo "# $name $(date -u +%FT%TZ): rank_in_warp led by the highest lane, counting the lanes above"
+            copy unstable
+            f=$scratch/unstable/05_warp_shuffle/warp_primitives.cuh
+            sed -i 's/    unsigned leader = __ffs(same) - 1;/    unsigned leader = 31 - __clz(same);/;
+                    s/    return before + __popc(same \& ((1u << lane) - 1));/    return before + __popc(same \& ~((2u << lane) - 1));/' "$f"
+            grep -c '31 - __clz(same)\|~((2u << lane) - 1)' "$f"
+            make -s -C "$scratch/unstable" build/tests/test_05_warp_shuffle >/dev/null &&
+                "$scratch/unstable/build/tests/test_05_warp_shuffle" 2>&1 | head -n 40
+            echo "... the failing checks by kind:"
+            "$scratch/unstable/build/tests/test_05_warp_shuffle" 2>&1 | grep 'CHECK failed' |
+                sed 's/.*CHECK failed: //' | cut -c1-90 | sort | uniq -c | sort -rn | head -n 20
+            "$scratch/unstable/build/tests/test_05_warp_shuffle" 2>&1 | tail -n 1
+        } >"$log" 2>&1 ;;
+    *) echo "unknown experiment '$name'" >&2; exit 2 ;;
+    esac
+    echo "$name: $log"
+done

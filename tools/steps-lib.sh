@@ -1,0 +1,26 @@
+# steps-lib.sh - what tools/steps.sh, tools/diff.sh and tests/test_docs.sh share about the
+# course's path, steps.txt (sourced, from the repository root).
+
+# step_id TEXT: TEXT as a step id ("4" -> "04", "5.1" -> "05.1", "06.03" -> "06.3"), or
+# nothing (status 1) if it is not of that form
+step_id() {
+    [[ $1 =~ ^([0-9]+)(\.([0-9]+))?$ ]] || return 1
+    local id; id=$(printf '%02d' $((10#${BASH_REMATCH[1]})))
+    [ -z "${BASH_REMATCH[3]}" ] || id="$id.$((10#${BASH_REMATCH[3]}))"
+    echo "$id"
+}
+
+# steps: the lines of steps.txt, comments left out: "id<TAB>file<TAB>kind<TAB>lesson"
+steps() { grep -v '^#' steps.txt | grep -v '^$'; }
+
+# step_field ID N: field N (1 id, 2 file, 3 kind, 4 lesson) of step ID, or nothing
+step_field() { steps | awk -F'\t' -v id="$1" -v n="$2" '($1 "") == (id "") { print $n }'; }
+
+# step_ids: every step id, in the course's order
+step_ids() { steps | cut -f1; }
+
+# step_limit KIND: the most changed lines a step of that kind may differ from the one before
+step_limit() { case $1 in lesson) echo 200 ;; structure) echo 350 ;; *) echo "" ;; esac; }
+
+# changed_lines FILE_A FILE_B: the changed lines of diff -u, counted as the course counts them
+changed_lines() { diff -u "$1" "$2" | grep -c '^[-+][^-+]'; }
