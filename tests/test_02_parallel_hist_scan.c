@@ -179,7 +179,7 @@ static void test_option_checks(void)
     char err[512];
     sort_options opt = STAGE.defaults;
     opt.bits = 9;
-    CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 && strstr(err, "1 to 8"));
+    CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 && strstr(err, "accepts 1..8"));
     opt = STAGE.defaults;
     opt.block = 100;
     CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 && strstr(err, "powers of two"));

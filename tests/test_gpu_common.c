@@ -107,9 +107,10 @@ static void test_alloc(void)
     CHECK(gpu_require_memory(1 << 20, "a megabyte", err, sizeof err) == 0);
 
     /* what "% of copy" is a share of: a device that copies at all, and no faster
-     * than any memory made so far (10 TB/s) */
+     * than any memory made so far (10 TB/s).  Under a sanitizer (--small) every copy
+     * is watched and runs at a fraction of its speed: there, only "it copies". */
     double copy = gpu_copy_gbs();
-    CHECK_MSG(copy > 10.0 && copy < 10000.0, "copy bandwidth %.1f GB/s", copy);
+    CHECK_MSG(copy > (test_small ? 0.0 : 10.0) && copy < 10000.0, "copy bandwidth %.1f GB/s", copy);
 }
 
 int main(int argc, char **argv)

@@ -14,8 +14,8 @@ mkdir -p "$OUT"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-# copy NAME: a copy of the repository (sources only) in $scratch/NAME
-copy() { mkdir -p "$scratch/$1" && git ls-files -z | xargs -0 cp --parents -t "$scratch/$1"; }
+# copy NAME: a copy of the repository, without build/ and .git, in $scratch/NAME
+copy() { mkdir -p "$scratch/$1" && tar --exclude=./build --exclude=./.git -cf - . | tar -xf - -C "$scratch/$1"; }
 
 # local sort times of 05_warp_shuffle BIN at --bits 4 --kpt 1, both rankings, 9 runs each
 local_sorts() {
@@ -48,11 +48,20 @@ for name in "$@"; do
                     s/    return before + __popc(same \& ((1u << lane) - 1));/    return before + __popc(same \& ~((2u << lane) - 1));/' "$f"
             grep -c '31 - __clz(same)\|~((2u << lane) - 1)' "$f"
             make -s -C "$scratch/unstable" build/tests/test_05_warp_shuffle >/dev/null &&
-                "$scratch/unstable/build/tests/test_05_warp_shuffle" 2>&1 | head -n 40
-            echo "... the failing checks by kind:"
-            "$scratch/unstable/build/tests/test_05_warp_shuffle" 2>&1 | grep 'CHECK failed' |
-                sed 's/.*CHECK failed: //' | cut -c1-90 | sort | uniq -c | sort -rn | head -n 20
-            "$scratch/unstable/build/tests/test_05_warp_shuffle" 2>&1 | tail -n 1
+                "$scratch/unstable/build/tests/test_05_warp_shuffle" >"$scratch/unstable.out" 2>&1
+            echo "the first failures, in the order the test program runs its checks:"
+            head -n 5 "$scratch/unstable.out"
+            echo "failing one-pass checks (test_one_pass), by step and ranking:"
+            grep -o 'CHECK failed: [^:]*: [a-z_]*: rank=[a-z]*' "$scratch/unstable.out" | sed 's/.*: \([a-z_]*\): /\1 /' | sort | uniq -c
+            echo "whole sorts by the changed stage, 1,000,000 keys of each distribution:"
+            make -s -C "$scratch/unstable" build/bin/05_warp_shuffle >/dev/null
+            for bits in 8 5; do
+                for d in uniform equal sorted reversed few and2 and4 high low; do
+                    printf '  --bits %s --dist %-8s %s\n' "$bits" "$d" "$("$scratch/unstable/build/bin/05_warp_shuffle" \
+                        -n 1000000 --bits "$bits" --dist "$d" --runs 1 --no-cub | sed -n 's/^RESULT .*check=\([A-Z]*\).*/\1/p')"
+                done
+            done
+            tail -n 1 "$scratch/unstable.out"
         } >"$log" 2>&1 ;;
     *) echo "unknown experiment '$name'" >&2; exit 2 ;;
     esac

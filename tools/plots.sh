@@ -136,7 +136,7 @@ for dir in "${dirs[@]}"; do
         bits sort_ms rank "digit width (bits)" "sort (ms)" "" y
     lines "$r/sweep05_kpt.csv" sweep05_kpt "Stage 05 (multisplit, 8 bits): keys per thread" \
         kpt sort_ms stage "keys per thread" "sort (ms)" "" xy
-    bars "$r/nn06.csv" nn06 "Stage 06 at the full size: every version and cuBLAS" version \
+    bars "$r/nn06.csv" nn06 "Stage 06 at the full size: every version and both cuBLAS baselines" version \
         "time (ms, log scale)" "K_=_5:bins=5:ms K_=_5000:bins=5000:ms"
     lines "$r/nn06_k.csv" nn06_k "Stage 06 at the full size: time against the number of bins K" \
         bins ms version "bins (K)" "time (ms)" "" Xy "" "version " "top left"

@@ -5,13 +5,15 @@ function header_name(col) {
     if (col == "gkeys_s") return "Gkeys/s"
     if (col == "vs_cub") return "vs CUB (x its time)"
     if (col == "vs_cublas") return "vs cuBLAS (x its time)"
+    if (col == "imma_tops") return "int8 mma (T operations/s)"
+    if (col == "shared_atomics_per_s") return "shared-memory atomics (/s)"
     if (col ~ /_ms$/) { sub(/_ms$/, "", col); col = col " (ms)" }
     if (col ~ /_gbs$/) { sub(/_gbs$/, "", col); col = col " (GB/s)" }
     if (col ~ /_pct$/) { sub(/_pct$/, "", col); col = col " (% of copy)" }
     gsub(/_/, " ", col)
     return col
 }
-function emit_table(spec,    words, nw, path, cols, nc, filt_col, filt_val, nf, i, line, hdr, nh, idx, row, nr, keep, out) {
+function emit_table(spec,    words, nw, path, cols, nc, filt_col, filt_val, nf, i, line, hdr, nh, idx, row, nr, keep, out, body, baselines, nb, baseline, title) {
     nw = split(spec, words, " ")
     path = words[1]; nc = 0; nf = 0
     for (i = 2; i <= nw; i++) {
@@ -23,14 +25,27 @@ function emit_table(spec,    words, nw, path, cols, nc, filt_col, filt_val, nf, 
     for (i = 1; i <= nh; i++) idx[hdr[i]] = i
     for (i = 1; i <= nc; i++) if (!(cols[i] in idx)) { print "readme-tables: " md ": no column " cols[i] " in " path > "/dev/stderr"; exit 1 }
     for (i = 1; i <= nf; i++) if (!(filt_col[i] in idx)) { print "readme-tables: " md ": no column " filt_col[i] " in " path > "/dev/stderr"; exit 1 }
-    out = "|"; for (i = 1; i <= nc; i++) out = out " " header_name(cols[i]) " |"; print out
-    out = "|"; for (i = 1; i <= nc; i++) out = out " --- |"; print out
+    nr = 0; nb = 0
     while ((getline line < path) > 0) {
         csv_split(line, row); keep = 1
         for (i = 1; i <= nf; i++) if (row[idx[filt_col[i]]] != filt_val[i]) keep = 0
         if (!keep) continue
-        out = "|"; for (i = 1; i <= nc; i++) out = out " " row[idx[cols[i]]] " |"; print out
+        out = "|"; for (i = 1; i <= nc; i++) out = out " " row[idx[cols[i]]] " |"; body[++nr] = out
+        # which library baseline each row's vs_cublas divides by (stage 06's CSVs name it)
+        if ("cublas" in idx && row[idx["cublas"]] != "" && !(row[idx["cublas"]] in baselines)) {
+            baselines[row[idx["cublas"]]] = 1; nb++; baseline = row[idx["cublas"]]
+        }
     }
+    out = "|"
+    for (i = 1; i <= nc; i++) {
+        title = header_name(cols[i])
+        if (cols[i] == "vs_cublas" && nb == 1) title = "vs " baseline " (x its time)"
+        else if (cols[i] == "vs_cublas" && nb > 1) title = "vs cuBLAS (x the faster baseline's time)"
+        out = out " " title " |"
+    }
+    print out
+    out = "|"; for (i = 1; i <= nc; i++) out = out " --- |"; print out
+    for (i = 1; i <= nr; i++) print body[i]
     close(path)
 }
 /^<!-- table .* -->$/ {
