@@ -17,7 +17,10 @@
 
 /* Inclusive scan of one value per lane, within each warp: five steps in which
  * every lane adds the value `offset` lanes below it, read straight from that
- * lane's register.  No shared memory, no barrier: the lanes run together. */
+ * lane's register.  No shared memory and no block barrier.  The lanes of a warp
+ * do not run in lockstep (since Volta each may run ahead of the others): each
+ * __shfl_up_sync waits for the lanes its mask names - all 32 - and is where they
+ * meet, so every lane must reach it, even one with nothing to add. */
 __device__ uint32_t warp_inclusive_scan(uint32_t v)
 {
     const unsigned lane = threadIdx.x % 32;
@@ -93,7 +96,10 @@ __device__ __forceinline__ uint32_t rank_in_warp(uint32_t digit, int width, uint
         before = count[digit];
         count[digit] = before + __popc(same);
     }
-    __syncwarp(); /* the counts are updated before the warp's next key reads them */
+    /* The lanes of a warp may run apart, and a shuffle does not order shared memory:
+     * without this, the next key's leader (maybe another lane) could read count[]
+     * before this leader's write reaches it. */
+    __syncwarp();
     before = __shfl_sync(FULL_WARP, before, leader);
     return before + __popc(same & ((1u << lane) - 1));
 }

@@ -5,6 +5,8 @@
 # to $OUT (default build/lab-experiments) as <NAME>.log.  Needs a GPU.
 #   05-maxkpt1   stage 05, lab 3: the ballot split against the shuffle scan at one key per
 #                thread, as built (MAX_KPT 16) and with MAX_KPT 1 (no unrolled slots)
+#   05-matchany  stage 05, lab 6: lanes_with_digit as one __match_any_sync; its test
+#                program, then the default sort at 2^24+1 and 2^28 keys, as built and changed
 #   05-unstable  stage 05, lab 7: rank_in_warp with the highest lane as leader, counting
 #                the lanes above: which checks of test_05_warp_shuffle fail
 set -u
@@ -38,6 +40,25 @@ for name in "$@"; do
             grep -q '^#define MAX_KPT 1$' "$scratch/maxkpt1/05_warp_shuffle/radix_sort.cu" || echo "PATCH FAILED"
             make -s -C "$scratch/maxkpt1" build/bin/05_warp_shuffle >/dev/null &&
                 local_sorts "$scratch/maxkpt1/build/bin/05_warp_shuffle"
+        } >"$log" 2>&1 ;;
+    05-matchany)
+        {
+            echo "# $name $(date -u +%FT%TZ): lanes_with_digit as __match_any_sync(FULL_WARP, digit)"
+            copy matchany
+            f=$scratch/matchany/05_warp_shuffle/warp_primitives.cuh
+            awk '/^__device__ __forceinline__ unsigned lanes_with_digit/ { print; print "{"; print "    (void)width;";
+                    print "    return __match_any_sync(FULL_WARP, digit);"; print "}"; skip = 1; next }
+                 skip && /^}/ { skip = 0; next } !skip' "$f" >"$f.new" && mv "$f.new" "$f"
+            grep -A4 '^__device__ __forceinline__ unsigned lanes_with_digit' "$f"
+            make -s build/bin/05_warp_shuffle >/dev/null
+            make -s -C "$scratch/matchany" build/bin/05_warp_shuffle build/tests/test_05_warp_shuffle >/dev/null &&
+                "$scratch/matchany/build/tests/test_05_warp_shuffle" 2>&1 | tail -n 1
+            for n in 16777217 268435456; do
+                for bin in build/bin/05_warp_shuffle "$scratch/matchany/build/bin/05_warp_shuffle"; do
+                    echo "--- $bin -n $n --runs 5"
+                    "$bin" -n "$n" --runs 5 | grep -E '^  (histogram|scatter) |^RESULT'
+                done
+            done
         } >"$log" 2>&1 ;;
     05-unstable)
         {
