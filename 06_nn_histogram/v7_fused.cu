@@ -8,9 +8,9 @@
  *   into the histograms of the block's queries in shared memory (global atomics
  *   when K is too large for them).  No chunk x R array, so no chunks: all
  *   queries in one grid;
- * - the grid order that this allows: the queries vary fastest, so blocks
- *   running together share their references through the L2 cache (lab
- *   exercise 8 measures it on its own);
+ * - the grid order that this allows: the queries vary fastest, meant to let
+ *   blocks running together share their references through the L2 cache (lab
+ *   exercise 8 measured the other order: no difference);
  * - the histogram pass takes as many groups of 8 queries per block as have room
  *   for their histograms (plan_pass), the min/max pass always 4.
  * The distance arithmetic is version 6's: 8 x 8 dot products a thread in

@@ -28,6 +28,10 @@ static void test_rule_by_hand(void)
     CHECK(nn_bin(7, 7, 7, 5) == 0);          /* min = max: bin 0 */
     CHECK(nn_bin(100, 0, 100, 1) == 0);      /* one bin */
     CHECK(nn_bin(4, 4, 9, 3) == 0 && nn_bin(9, 4, 9, 3) == 2); /* distances 2..3 */
+    /* "exact" is the rule in double precision, not real arithmetic (the README's example):
+     * 10 (sqrt 18 - sqrt 2) / (sqrt 50 - sqrt 2) is 5 in reals, 4.999... in doubles */
+    CHECK_MSG(nn_bin(18, 2, 50, 10) == 4, "nn_bin(18, 2, 50, 10) = %d, the README says 4",
+              nn_bin(18, 2, 50, 10));
 }
 
 /* nn_threshold starts from a guess; the answer must be that of bisecting the

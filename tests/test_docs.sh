@@ -24,6 +24,25 @@ for md in README.md [0-9][0-9]_*/README.md slides/[0-9][0-9]_*.md; do
     done
 done
 
+# Every file of results/ that a README, deck, ANSWERS or NOTES names exists: paths
+# (results/<machine>/...), and file names in backquotes (`nn06.csv`, `results/.../x.log`),
+# which must be somewhere under results/ or beside the document.
+for md in README.md [0-9][0-9]_*/README.md [0-9][0-9]_*/ANSWERS.md [0-9][0-9]_*/NOTES.md \
+          slides/[0-9][0-9]_*.md results/*/README.md; do
+    [ -f "$md" ] || continue
+    for f in $(grep -oE '(\.\./)?results/[a-z0-9-]+/[A-Za-z0-9_./-]+[A-Za-z0-9_-]' "$md" | sed 's#^\.\./##' | sort -u); do
+        checks=$((checks + 1))
+        [ -e "$f" ] || fail "$md names $f, which does not exist"
+    done
+    for f in $(grep -oE '`[A-Za-z0-9_./-]+\.(csv|log|txt|ncu-rep)`' "$md" | tr -d '`' | sort -u); do
+        case $f in build/* | tests/* | */build/* | .*) continue ;; esac  # .x: a suffix, not a name
+        checks=$((checks + 1))
+        base=${f##*/}
+        [ -e "$f" ] || [ -e "$(dirname "$md")/$f" ] || [ -n "$(find results -name "$base" | head -n 1)" ] ||
+            fail "$md names \`$f\`, which is nowhere under results/"
+    done
+done
+
 # has_heading DECK REGEX: a slide heading (## ...) of the deck matches REGEX
 has_heading() { grep -qE "^##? .*($2)" "$1"; }
 

@@ -2,11 +2,14 @@
 # lab-experiments.sh NAME... - the measurements behind lab answers that change the code:
 # each experiment copies the repository to a scratch folder, applies the change the lab
 # asks for, builds there (ARCH as make chooses) and runs what the answer reports.  Logs go
-# to $OUT (default build/lab-experiments) as <NAME>.log.  Needs a GPU.
+# to $OUT (default build/lab-experiments) as <NAME>.log.  Needs a GPU, but for 06-nomargin.
 #   05-maxkpt1   stage 05, lab 3: the ballot split against the shuffle scan at one key per
 #                thread, as built (MAX_KPT 16) and with MAX_KPT 1 (no unrolled slots)
 #   05-matchany  stage 05, lab 6: lanes_with_digit as one __match_any_sync; its test
 #                program, then the default sort at 2^24+1 and 2^28 keys, as built and changed
+#   06-nomargin  stage 06, lab 6 (CPU): nn_bin_sure_guess without the margin (f > 0 in
+#                place of f > margin): test_06_nn_cpu's failing checks - one per trial, the
+#                first wrong distance of each - and their direction
 #   05-unstable  stage 05, lab 7: rank_in_warp with the highest lane as leader, counting
 #                the lanes above: which checks of test_05_warp_shuffle fail
 set -u
@@ -59,6 +62,23 @@ for name in "$@"; do
                     "$bin" -n "$n" --runs 5 | grep -E '^  (histogram|scatter) |^RESULT'
                 done
             done
+        } >"$log" 2>&1 ;;
+    06-nomargin)
+        {
+            echo "# $name $(date -u +%FT%TZ): nn_bin_sure_guess tests f > 0 in place of f > margin"
+            copy nomargin
+            f=$scratch/nomargin/06_nn_histogram/bin_rule.h
+            sed -i 's/    return f > margin \&\& f_plus < 1.0f;/    return f > 0.0f \&\& f_plus < 1.0f;/' "$f"
+            grep -c 'return f > 0.0f && f_plus < 1.0f;' "$f"
+            make -s -C "$scratch/nomargin" build/tests/test_06_nn_cpu >/dev/null
+            "$scratch/nomargin/build/tests/test_06_nn_cpu" >"$scratch/nomargin.out" 2>&1
+            grep 'CHECK failed' "$scratch/nomargin.out" | sed 's/.*CHECK failed: [^:]*: //' | head -n 40
+            echo "failing checks (each the first wrong distance of one trial), by K:"
+            grep -o 'CHECK failed: !bad: k=[0-9]*' "$scratch/nomargin.out" | sort | uniq -c
+            echo "of them, the fast bin above the rule's / below it:"
+            grep 'fast bin' "$scratch/nomargin.out" | sed 's/.*fast bin \([0-9]*\), the rule \([0-9]*\).*/\1 \2/' |
+                awk '{ if ($1 > $2) up++; else down++ } END { printf "  above %d, below %d\n", up, down }'
+            tail -n 1 "$scratch/nomargin.out"
         } >"$log" 2>&1 ;;
     05-unstable)
         {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # profile.sh BIN_DIR NN - `make profile STAGE=NN`: Nsight Compute (ncu) on stage NN at its
-# defaults - the speed-of-light, memory-workload, occupancy and launch sections of every
-# kernel of one warm-up sort and one timed sort (--runs 1; stage 06: version 17 at 1,000
-# queries) - at the GPU's own clocks (--clock-control none, as the timings run).
+# defaults - the speed-of-light, memory-workload (with the L2 hit rate), occupancy, launch,
+# instruction-statistics and warp-state (stall reasons) sections of every kernel of one
+# warm-up sort and one timed sort (--runs 1; stage 06: version 17 at 1,000 queries) - at
+# the GPU's own clocks (--clock-control none, as the timings run): what the labs ask for.
 # Writes build/profile/<gpu>/<stage>.ncu-rep (open it in Nsight Compute, or
 # `ncu --import FILE --page details`) and <stage>.summary.txt, one line per kernel
 # and metric: DRAM throughput, achieved occupancy, registers per thread, ...; with
@@ -37,7 +38,8 @@ esac
 name=${PROFILE_NAME:-$stage}
 echo "profile: $ncu on $stage $args ($gpu)"
 "$ncu" --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
-    --section Occupancy --section LaunchStats -f -o "$out/$name" "$bin_dir/$stage" $args \
+    --section Occupancy --section LaunchStats --section InstructionStats --section WarpStateStats \
+    -f -o "$out/$name" "$bin_dir/$stage" $args \
     >"$out/$name.log" 2>&1 || { echo "profile: ncu failed, see $out/$name.log" >&2; tail -n 5 "$out/$name.log" >&2; exit 1; }
 {
     echo "# ncu --import $name.ncu-rep --print-summary per-kernel"
