@@ -12,7 +12,15 @@ S06_VERSIONS := v0_naive v1_report v2_exact_bins v3_reductions v4_shared_hist v5
 S06_GPU := $(addprefix $(BUILD)/obj/$(S06)/,nn_common.o $(addsuffix .o,$(S06_VERSIONS)) \
                                             baseline_cublas.o)
 
-$(S06): $(BUILD)/bin/$(S06) $(BUILD)/tests/test_06_nn_cpu $(BUILD)/tests/test_06_nn_histogram
+$(S06): $(BUILD)/bin/$(S06) $(BUILD)/tests/test_06_nn_cpu $(BUILD)/tests/test_06_nn_histogram \
+        $(BUILD)/bin/06_reduce_lab
+all: $(BUILD)/bin/06_reduce_lab
+
+# The reduction sequence of the class notes on data in shared memory (a lab program).
+$(BUILD)/bin/06_reduce_lab: $(BUILD)/obj/$(S06)/reduce_lab.o $(LIBCOMMON)
+	@mkdir -p $(@D)
+	$(call say,LINK,$@)
+	$(Q)$(NVCC) $(GENCODE) $^ -o $@ $(LDLIBS)
 
 $(BUILD)/bin/$(S06): $(BUILD)/obj/$(S06)/main.o $(S06_COMMON) $(S06_GPU) $(LIBCOMMON)
 	@mkdir -p $(@D)

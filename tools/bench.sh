@@ -27,6 +27,8 @@
 #             NN06_RUNS sets --runs (default 3).
 #   nn06r     stage 06's version 3 at 1,000 queries (K = 5000) with each reduction of the
 #             class notes (--reduce 1..4, report 002): the min/max step; nn06_reduce.csv
+#   nn06red   stage 06's reduction lab (06_reduce_lab): the seven trees of the class
+#             notes on tiles already in shared memory; nn06_reduce_lab.csv
 #   nn06k     stage 06 at the full size, K = 1, 5, 50, 500, 5000: versions 1 (the course
 #             report's pipeline), 10 (tensor cores), 12 (copies and warps) and 17 (the
 #             fastest) with both cuBLAS baselines in each run, median of 3 (not in the
@@ -218,6 +220,18 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         for r in 1 2 3 4; do
             nn_run "$cols" rows -q 1000 --version 3 --reduce "$r" --runs "${NN06_RUNS:-3}" --no-cublas || break
         done ;;
+    nn06red)
+        begin "$out_dir/nn06_reduce_lab.csv"
+        cols="date stage variant name threads blocks repeats runs ms ns_per_tile check gpu args"
+        out=$("$bin_dir/06_reduce_lab" --runs "${NN06_RUNS:-5}" 2>&1); rc=$?
+        if [ "$rc" -eq 77 ]; then echo "  06_reduce_lab: skipped, no CUDA device"; set_ok=0
+        else
+            [ "$rc" -eq 0 ] || { echo "  06_reduce_lab: FAILED (exit $rc)"; set_ok=0; }
+            awk -v header=1 -v columns="$cols" -f tools/result-to-csv.awk </dev/null >"$csv"
+            grep '^RESULT ' <<<"$out" | awk -v date="$date" -v args="--runs ${NN06_RUNS:-5}" -v columns="$cols" \
+                -f tools/result-to-csv.awk >>"$csv"
+            sed 's/^/  /' <<<"$out"
+        fi ;;
     nn06k)
         begin "$out_dir/nn06_k.csv"
         cols="date stage queries refs dims bins version ran runs ms minmax_ms thresholds_ms"

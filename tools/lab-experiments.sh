@@ -10,6 +10,8 @@
 #   06-nomargin  stage 06, lab 6 (CPU): nn_bin_sure_guess without the margin (f > 0 in
 #                place of f > margin): test_06_nn_cpu's failing checks - one per trial, the
 #                first wrong distance of each - and their direction
+#   06-nosyncwarp  stage 06, lab 12: the reduction lab's last_warp without its __syncwarp
+#                calls - its checks, and racecheck's and synccheck's verdicts
 #   05-unstable  stage 05, lab 7: rank_in_warp with the highest lane as leader, counting
 #                the lanes above: which checks of test_05_warp_shuffle fail
 set -u
@@ -79,6 +81,22 @@ for name in "$@"; do
             grep 'fast bin' "$scratch/nomargin.out" | sed 's/.*fast bin \([0-9]*\), the rule \([0-9]*\).*/\1 \2/' |
                 awk '{ if ($1 > $2) up++; else down++ } END { printf "  above %d, below %d\n", up, down }'
             tail -n 1 "$scratch/nomargin.out"
+        } >"$log" 2>&1 ;;
+    06-nosyncwarp)
+        {
+            echo "# $name $(date -u +%FT%TZ): reduce_lab.cu's last_warp without __syncwarp()"
+            copy nosync
+            f=$scratch/nosync/06_nn_histogram/reduce_lab.cu
+            sed -i 's/^        __syncwarp();$/        \/\/ __syncwarp();/' "$f"
+            grep -c '^        // __syncwarp();$' "$f"
+            make -s -C "$scratch/nosync" build/bin/06_reduce_lab >/dev/null
+            "$scratch/nosync/build/bin/06_reduce_lab" --runs 3 | grep -v '^RESULT'
+            sanitizer=$(command -v compute-sanitizer || echo "${CUDA_PATH:-/usr/local/cuda}/bin/compute-sanitizer")
+            for tool in racecheck synccheck; do
+                echo "--- $tool"
+                "$sanitizer" --tool "$tool" "$scratch/nosync/build/bin/06_reduce_lab" --repeats 3 --runs 1 \
+                    --blocks 32 2>&1 | grep -E 'SUMMARY|hazard|Race' | sort | uniq -c | head -n 8
+            done
         } >"$log" 2>&1 ;;
     05-unstable)
         {
