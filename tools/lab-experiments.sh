@@ -12,6 +12,10 @@
 #                first wrong distance of each - and their direction
 #   06-nosyncwarp  stage 06, lab 12: the reduction lab's last_warp without its __syncwarp
 #                calls - its checks, and racecheck's and synccheck's verdicts
+#   04-atomic    stage 04, lab 4: tile_histogram by shared-memory atomics
+#                (tools/lab-patches/04_atomic_histogram.cu): its test program, then the
+#                default sort at 2^24+1 and 2^28 keys, as built and changed
+#   04-bits8     stage 04, lab 5: 8-bit digits with larger tiles (--kpt 16 --block 512)
 #   05-unstable  stage 05, lab 7: rank_in_warp with the highest lane as leader, counting
 #                the lanes above: which checks of test_05_warp_shuffle fail
 set -u
@@ -96,6 +100,36 @@ for name in "$@"; do
                 echo "--- $tool"
                 "$sanitizer" --tool "$tool" "$scratch/nosync/build/bin/06_reduce_lab" --repeats 3 --runs 1 \
                     --blocks 32 2>&1 | grep -E 'SUMMARY|hazard|Race' | sort | uniq -c | head -n 8
+            done
+        } >"$log" 2>&1 ;;
+    04-atomic)
+        {
+            echo "# $name $(date -u +%FT%TZ): tile_histogram by shared-memory atomics"
+            copy atomic
+            f=$scratch/atomic/04_paper_local_sort/radix_sort.cu
+            awk -v patch=tools/lab-patches/04_atomic_histogram.cu '
+                /^__global__ void tile_histogram\(/ { while ((getline line < patch) > 0) print line; skip = 1; next }
+                skip && /^}/ { skip = 0; next } !skip' "$f" >"$f.new" && mv "$f.new" "$f"
+            grep -c 'atomicAdd(&s_count' "$f"
+            make -s build/bin/04_paper_local_sort >/dev/null
+            make -s -C "$scratch/atomic" build/bin/04_paper_local_sort build/tests/test_04_paper_local_sort >/dev/null &&
+                "$scratch/atomic/build/tests/test_04_paper_local_sort" >"$scratch/atomic.out" 2>&1
+            grep 'CHECK failed' "$scratch/atomic.out" | sed 's/.*CHECK failed: [^:]*: \([a-z ]*\):.*/\1/' | sort | uniq -c
+            tail -n 1 "$scratch/atomic.out"
+            for n in 16777217 268435456; do
+                for bin in build/bin/04_paper_local_sort "$scratch/atomic/build/bin/04_paper_local_sort"; do
+                    echo "--- $bin -n $n --runs 5"
+                    "$bin" -n "$n" --runs 5 | grep -E '^  (local_sort|histogram) |^RESULT'
+                done
+            done
+        } >"$log" 2>&1 ;;
+    04-bits8)
+        {
+            echo "# $name $(date -u +%FT%TZ): stage 04 at 4 and 8 bits, 256 x 8 and 512 x 16"
+            make -s build/bin/04_paper_local_sort >/dev/null
+            for a in "--bits 4" "--bits 8" "--bits 8 --kpt 16 --block 512" "--bits 4 --kpt 16 --block 512"; do
+                echo "--- 04_paper_local_sort $a --runs 5"
+                build/bin/04_paper_local_sort $a --runs 5 | grep -E '^  (local_sort|histogram|scan|scatter) |^RESULT'
             done
         } >"$log" 2>&1 ;;
     05-unstable)
