@@ -12,6 +12,9 @@
 #                first wrong distance of each - and their direction
 #   06-nosyncwarp  stage 06, lab 12: the reduction lab's last_warp without its __syncwarp
 #                calls - its checks, and racecheck's and synccheck's verdicts
+#   03-unfused   stage 03, lab 2: the rank un-fused - each key's ones_before completed in
+#                memory by stage 02's add_tile_offsets, the scatter reading it: the test
+#                program, then the default sort as built and changed
 #   04-atomic    stage 04, lab 4: tile_histogram by shared-memory atomics
 #                (tools/lab-patches/04_atomic_histogram.cu): its test program, then the
 #                default sort at 2^24+1 and 2^28 keys, as built and changed
@@ -100,6 +103,22 @@ for name in "$@"; do
                 echo "--- $tool"
                 "$sanitizer" --tool "$tool" "$scratch/nosync/build/bin/06_reduce_lab" --repeats 3 --runs 1 \
                     --blocks 32 2>&1 | grep -E 'SUMMARY|hazard|Race' | sort | uniq -c | head -n 8
+            done
+        } >"$log" 2>&1 ;;
+    03-unfused)
+        {
+            echo "# $name $(date -u +%FT%TZ): stage 03 with the rank un-fused (add_tile_offsets over local_ones)"
+            copy unfused
+            f=$scratch/unfused/03_split_k1/radix_sort.cu
+            sed -i 's/^    uint32_t ones_before_tile = tile_ones\[blockIdx.x\];$/    uint32_t ones_before_tile = 0; \/* added to local_ones before *\//;
+                    s/^    gpu_exclusive_scan(c->d_tile_ones, c->d_tile_ones, c->tiles + 1, \&c->scan, 0);$/&\n    add_tile_offsets<<<c->tiles, opt->block>>>(c->d_local, c->n, c->tile, c->d_tile_ones);\n    CUDA_CHECK_LAUNCH();/' "$f"
+            grep -c 'ones_before_tile = 0;\|add_tile_offsets<<<' "$f"
+            make -s build/bin/03_split_k1 >/dev/null
+            make -s -C "$scratch/unfused" build/bin/03_split_k1 build/tests/test_03_split_k1 >/dev/null &&
+                "$scratch/unfused/build/tests/test_03_split_k1" 2>&1 | tail -n 1
+            for bin in build/bin/03_split_k1 "$scratch/unfused/build/bin/03_split_k1"; do
+                echo "--- $bin --runs 5"
+                "$bin" --runs 5 --no-cub | grep -E '^  (scan|scatter) |^RESULT'
             done
         } >"$log" 2>&1 ;;
     04-atomic)
