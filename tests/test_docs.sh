@@ -46,7 +46,7 @@ done
 # has_heading DECK REGEX: a slide heading (## ...) of the deck matches REGEX
 has_heading() { grep -qE "^##? .*($2)" "$1"; }
 
-# The sections of a deck (issue 13): the intro covers the course map, the problem, how
+# The sections of a deck: the intro covers the course map, the problem, how
 # to use the repository and the GPU; a stage deck the idea with a picture of its own in
 # slides/img/, the key lines of its diff, the measured effect (a table made from a CSV
 # and a plot) and the lab.

@@ -19,6 +19,10 @@
 #                (tools/lab-patches/04_atomic_histogram.cu): its test program, then the
 #                default sort at 2^24+1 and 2^28 keys, as built and changed
 #   04-bits8     stage 04, lab 5: 8-bit digits with larger tiles (--kpt 16 --block 512)
+#   06-warps12   stage 06, lab 9: version 12's histogram pass with 8, 16, 24 and 32 warps
+#                (I_HIST_WARPS_ONE_GROUP), 1,000 queries, K = 5000
+#   06-warps17   stage 06, lab 10: version 17's packed pass with 20, 24, 28 and 32 warps
+#                (I_PACKED_WARPS), full size, K = 5000
 #   05-unstable  stage 05, lab 7: rank_in_warp with the highest lane as leader, counting
 #                the lanes above: which checks of test_05_warp_shuffle fail
 set -u
@@ -149,6 +153,27 @@ for name in "$@"; do
             for a in "--bits 4" "--bits 8" "--bits 8 --kpt 16 --block 512" "--bits 4 --kpt 16 --block 512"; do
                 echo "--- 04_paper_local_sort $a --runs 5"
                 build/bin/04_paper_local_sort $a --runs 5 | grep -E '^  (local_sort|histogram|scan|scatter) |^RESULT'
+            done
+        } >"$log" 2>&1 ;;
+    06-warps12 | 06-warps17)
+        {
+            if [ "$name" = 06-warps12 ]; then
+                file=v12_copies_warps.cu macro=I_HIST_WARPS_ONE_GROUP counts="8 16 24 32"
+                args="-q 1000 --version 12 --bins 5000 --runs 3 --no-cublas"
+            else
+                file=v17_nearest_test.cu macro=I_PACKED_WARPS counts="20 24 28 32"
+                args="--version 17 --bins 5000 --runs 3 --no-cublas"
+            fi
+            echo "# $name $(date -u +%FT%TZ): $macro in $file, then 06_nn_histogram $args"
+            copy warps
+            f=$scratch/warps/06_nn_histogram/$file
+            for w in $counts; do
+                sed -i "s/^#define $macro [0-9]*/#define $macro $w/" "$f"
+                grep -m1 "^#define $macro " "$f"
+                make -s -C "$scratch/warps" build/bin/06_nn_histogram >/dev/null 2>"$scratch/warps.err" ||
+                    { echo "  build failed:"; head -n 5 "$scratch/warps.err"; continue; }
+                "$scratch/warps/build/bin/06_nn_histogram" $args | grep '^RESULT' |
+                    sed 's/.* ms=\([0-9.]*\) .*minmax_ms=\([0-9.]*\) .*histogram_ms=\([0-9.]*\) .*check=\([A-Z]*\).*/  ms=\1 minmax_ms=\2 histogram_ms=\3 check=\4/'
             done
         } >"$log" 2>&1 ;;
     05-unstable)
