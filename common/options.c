@@ -169,8 +169,8 @@ static int apply_option(const option_spec *o, const char *value, const stage_inf
         if (parse_number(v, 0, INT_MAX, &x)) {
             char range[64];
             range_text(stage_range(stage, o->uses), range, sizeof range);
-            BAD_VALUE("%s '%s': expected a whole number; %s accepts %s (see --help)", name,
-                      shown.text, stage->name, range);
+            BAD_VALUE("%s '%s': %s accepts %s (see --help)", name, shown.text, stage->name,
+                      range);
         }
         int *field = o->uses == USES_BITS    ? &cfg->sort.bits
                      : o->uses == USES_BLOCK ? &cfg->sort.block
