@@ -97,12 +97,14 @@ Q := @
 say = @printf '  %-5s %s\n' '$(1)' '$(2)'
 endif
 
-ifeq ($(MAKELEVEL),0)
-ifeq ($(filter clean diff diff06 steps help tables plots slides,$(MAKECMDGOALS)),)
+# The flags, once, by the make that builds: the targets that run something build through
+# a second make (BUILD_ALL), which prints them - after their own checks, so that a target
+# refused for a missing tool or GPU prints no flags at all.
+ifeq ($(filter clean diff diff06 steps help tables plots slides run test sanitize bench profile \
+               limits device-check,$(MAKECMDGOALS)),)
 $(info [build] ARCH = $(ARCH)  ($(ARCH_SOURCE)))
 $(info [build] CC   = $(CC) $(CFLAGS))
 $(info [build] NVCC = $(NVCC) $(NVCCFLAGS))
-endif
 endif
 
 # ---- rebuild when the flags change ---------------------------------------------
@@ -125,7 +127,7 @@ $(FLAGS_FILE):
 # command line gave -j (then MAKEFLAGS holds it, or the jobserver it started).
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 JOBS = $(if $(findstring jobserver,$(MAKEFLAGS))$(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
-BUILD_ALL = $(MAKE) --no-print-directory $(JOBS) all
+BUILD_ALL = $(MAKE) $(if $(filter 1,$(V)),,-s) --no-print-directory $(JOBS) all
 
 # ---- what exists --------------------------------------------------------------
 # A sort stage is a directory NN_name holding radix_sort.c or radix_sort.cu; any
@@ -258,7 +260,7 @@ profile:
 # build/limits/<gpu>/limits.csv (SAVE=1: results/<gpu>/limits.csv).
 limits:
 	@tools/limits.sh --check
-	@$(MAKE) --no-print-directory $(BUILD)/bin/limits
+	@$(MAKE) $(if $(filter 1,$(V)),,-s) --no-print-directory $(BUILD)/bin/limits
 	@tools/limits.sh $(BUILD)/bin/limits
 
 # make slides: every deck of slides/ to build/slides/ (marp-cli from slides/package-lock.json).

@@ -9,7 +9,7 @@ NUMBER := $(firstword $(subst _, ,$(STAGE)))
 SCRIPTS := $(patsubst ../%,%,$(wildcard ../tests/test_*_$(STAGE).sh))
 .PHONY: all run test clean
 all:
-	@$(MAKE) --no-print-directory -C .. $(STAGE)
+	@$(MAKE) $(if $(filter 1,$(V)),,-s) --no-print-directory -C .. $(STAGE)
 # exit 77 is the stage's "no CUDA device here": a skip, said as one, not a make error
 run: all
 	@../build/bin/$(STAGE) $(ARGS); rc=$$?; \
