@@ -53,6 +53,20 @@ static const char *cublas_status_name(cublasStatus_t s)
         }                                                                                    \
     } while (0)
 
+/* A warp's min/max (of float bits: non-negative floats order as their bits) into query
+ * q's, by shuffles and one atomic per warp. */
+__device__ void fold_minmax(uint32_t mn, uint32_t mx, int q, uint32_t *smin, uint32_t *smax)
+{
+    for (int offset = 16; offset > 0; offset /= 2) {
+        mn = min(mn, __shfl_down_sync(FULL_MASK, mn, offset));
+        mx = max(mx, __shfl_down_sync(FULL_MASK, mx, offset));
+    }
+    if (threadIdx.x % 32 == 0) {
+        atomicMin(&smin[q], mn);
+        atomicMax(&smax[q], mx);
+    }
+}
+
 /* dist[q * refs + r] holds -2 q.r; make it the squared distance, and fold each
  * query's min/max in (warp shuffles, then one atomic per warp). */
 __global__ void add_norms_minmax(float *dist, int refs, int q0, const float *qnorm,
@@ -69,14 +83,7 @@ __global__ void add_norms_minmax(float *dist, int refs, int q0, const float *qno
         mn = min(mn, __float_as_uint(s));
         mx = max(mx, __float_as_uint(s));
     }
-    for (int offset = 16; offset > 0; offset /= 2) {
-        mn = min(mn, __shfl_down_sync(FULL_MASK, mn, offset));
-        mx = max(mx, __shfl_down_sync(FULL_MASK, mx, offset));
-    }
-    if (threadIdx.x % 32 == 0) {
-        atomicMin(&smin[q], mn);
-        atomicMax(&smax[q], mx);
-    }
+    fold_minmax(mn, mx, q, smin, smax);
 }
 
 /* One query per block row; each block counts a slice of the references into
@@ -145,14 +152,7 @@ __global__ void add_norms_minmax_int8(int *dot, int refs, int ldd, int q0, const
         mn = min(mn, __float_as_uint(s));
         mx = max(mx, __float_as_uint(s));
     }
-    for (int offset = 16; offset > 0; offset /= 2) {
-        mn = min(mn, __shfl_down_sync(FULL_MASK, mn, offset));
-        mx = max(mx, __shfl_down_sync(FULL_MASK, mx, offset));
-    }
-    if (threadIdx.x % 32 == 0) {
-        atomicMin(&smin[q], mn);
-        atomicMax(&smax[q], mx);
-    }
+    fold_minmax(mn, mx, q, smin, smax);
 }
 
 extern "C" const char *nn_cublas_int8_unusable(const nn_device *dev)

@@ -114,11 +114,10 @@ __device__ void last_warp(uint32_t *s_work, unsigned t)
     }
 }
 
-/* 5: as 4, the steps within one warp without __syncthreads */
-__device__ uint32_t reduce_last_warp(const uint32_t *s_in, uint32_t *s_work)
+/* The sequential tree over s_work[0 .. blockDim.x), block steps down to 64 values and
+ * the last six steps by the first warp alone (variants 5 and 6). */
+__device__ uint32_t tree_then_last_warp(uint32_t *s_work, unsigned t)
 {
-    unsigned t = threadIdx.x;
-    s_work[t] = s_in[t] + s_in[t + blockDim.x];
     __syncthreads();
     for (unsigned s = blockDim.x / 2; s > 32; s /= 2) {
         if (t < s)
@@ -131,6 +130,14 @@ __device__ uint32_t reduce_last_warp(const uint32_t *s_in, uint32_t *s_work)
     uint32_t sum = s_work[0];
     __syncthreads();
     return sum;
+}
+
+/* 5: as 4, the steps within one warp without __syncthreads */
+__device__ uint32_t reduce_last_warp(const uint32_t *s_in, uint32_t *s_work)
+{
+    unsigned t = threadIdx.x;
+    s_work[t] = s_in[t] + s_in[t + blockDim.x];
+    return tree_then_last_warp(s_work, t);
 }
 
 /* Eight values of s_in in registers: t, t + 128, ... (consecutive threads, consecutive
@@ -149,18 +156,7 @@ __device__ uint32_t reduce_eight_a_thread(const uint32_t *s_in, uint32_t *s_work
 {
     unsigned t = threadIdx.x;
     s_work[t] = eight_values(s_in, t);
-    __syncthreads();
-    for (unsigned s = blockDim.x / 2; s > 32; s /= 2) {
-        if (t < s)
-            s_work[t] += s_work[t + s];
-        __syncthreads();
-    }
-    if (t < 32)
-        last_warp(s_work, t);
-    __syncthreads();
-    uint32_t sum = s_work[0];
-    __syncthreads();
-    return sum;
+    return tree_then_last_warp(s_work, t);
 }
 
 /* 7: eight a thread, then each warp by shuffles, the warps' sums by the first warp */

@@ -79,6 +79,41 @@ void gpu_require(const char *who)
     }
 }
 
+double gpu_median_ms(void (*work)(int run, void *state), void *state, int runs)
+{
+    double ms[100];
+    if (runs < 1 || runs > 100)
+        runs = runs < 1 ? 1 : 100;
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    for (int r = 0; r <= runs; r++) { /* r = 0: the warm-up */
+        float elapsed = 0.0f;
+        CUDA_CHECK(cudaEventRecord(start, 0));
+        work(r, state);
+        CUDA_CHECK(cudaEventRecord(stop, 0));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaEventElapsedTime(&elapsed, start, stop));
+        if (r > 0)
+            ms[r - 1] = elapsed;
+    }
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    return ms[median_index(ms, runs)];
+}
+
+typedef struct {
+    void *from, *to;
+    size_t bytes;
+} copy_job;
+
+static void copy_once(int run, void *state)
+{
+    (void)run;
+    copy_job *c = (copy_job *)state;
+    CUDA_CHECK(cudaMemcpy(c->to, c->from, c->bytes, cudaMemcpyDeviceToDevice));
+}
+
 double gpu_copy_gbs(void)
 {
     size_t free_bytes = 0, total_bytes = 0;
@@ -86,26 +121,11 @@ double gpu_copy_gbs(void)
     size_t bytes = (size_t)256 << 20;
     while (bytes > ((size_t)1 << 20) && 2 * bytes + ((size_t)64 << 20) > free_bytes)
         bytes /= 2;
-    void *a = gpu_alloc(bytes, 1), *b = gpu_alloc(bytes, 1);
-    cudaEvent_t start, stop;
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-    double ms[5];
-    for (int r = -1; r < 5; r++) { /* r = -1: the warm-up */
-        float elapsed = 0.0f;
-        CUDA_CHECK(cudaEventRecord(start, 0));
-        CUDA_CHECK(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
-        CUDA_CHECK(cudaEventRecord(stop, 0));
-        CUDA_CHECK(cudaEventSynchronize(stop));
-        CUDA_CHECK(cudaEventElapsedTime(&elapsed, start, stop));
-        if (r >= 0)
-            ms[r] = elapsed;
-    }
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
-    gpu_free(a);
-    gpu_free(b);
-    return 2.0 * (double)bytes / ms[median_index(ms, 5)] / 1e6;
+    copy_job c = {gpu_alloc(bytes, 1), gpu_alloc(bytes, 1), bytes};
+    double ms = gpu_median_ms(copy_once, &c, 5);
+    gpu_free(c.from);
+    gpu_free(c.to);
+    return 2.0 * (double)bytes / ms / 1e6;
 }
 
 void gpu_name(char *buf, size_t len)

@@ -34,6 +34,10 @@ gpu_state gpu_classify(int status, int count, int driver_library, int device_fil
  * when there is none, "<who>: error: ..." on stderr with 3 when it fails. */
 void gpu_require(const char *who);
 
+/* The median time in ms, by CUDA events, of `runs` calls of work(run, state) after one
+ * warm-up call (run = 0 for the warm-up, then 1 .. runs); at most 100 runs. */
+double gpu_median_ms(void (*work)(int run, void *state), void *state, int runs);
+
 /* The device's copy bandwidth in GB/s: a device-to-device cudaMemcpy of up to
  * 256 MiB, bytes read plus bytes written over its time, median of 5 after a
  * warm-up.  What "% of copy" is measured against. */

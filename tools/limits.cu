@@ -21,7 +21,6 @@
 
 #include "cuda_check.h"
 #include "gpu.h"
-#include "stats.h"
 
 #define RUNS 5
 
@@ -83,30 +82,6 @@ __global__ void shared_atomics(unsigned seed, unsigned *out)
 
 /* ---- timing --------------------------------------------------------------------- */
 
-typedef void (*launcher)(int run, void *state);
-
-/* The median of RUNS timed launches after one warm-up, in milliseconds. */
-static double median_ms(launcher launch, void *state)
-{
-    cudaEvent_t start, stop;
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-    double ms[RUNS];
-    for (int r = -1; r < RUNS; r++) {
-        float elapsed = 0.0f;
-        CUDA_CHECK(cudaEventRecord(start, 0));
-        launch(r + 2, state);
-        CUDA_CHECK(cudaEventRecord(stop, 0));
-        CUDA_CHECK(cudaEventSynchronize(stop));
-        CUDA_CHECK(cudaEventElapsedTime(&elapsed, start, stop));
-        if (r >= 0)
-            ms[r] = elapsed;
-    }
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
-    return ms[median_index(ms, RUNS)];
-}
-
 typedef struct {
     int blocks, threads;
     void *out;
@@ -115,14 +90,14 @@ typedef struct {
 static void launch_mma(int run, void *state)
 {
     grid *g = (grid *)state;
-    mma_loop<<<g->blocks, g->threads>>>(run, (int *)g->out);
+    mma_loop<<<g->blocks, g->threads>>>(run + 1, (int *)g->out);
     CUDA_CHECK_LAUNCH();
 }
 
 static void launch_atomics(int run, void *state)
 {
     grid *g = (grid *)state;
-    shared_atomics<<<g->blocks, g->threads>>>((unsigned)run, (unsigned *)g->out);
+    shared_atomics<<<g->blocks, g->threads>>>((unsigned)run + 1, (unsigned *)g->out);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -140,7 +115,7 @@ static double imma_ops_per_s(void)
     if (gpu_compute_capability() < 80)
         return -1.0;
     grid g = {multiprocessors() * 4, 256, gpu_alloc(sizeof(int), 1)};
-    double ms = median_ms(launch_mma, &g);
+    double ms = gpu_median_ms(launch_mma, &g, RUNS);
     gpu_free(g.out);
     double mmas = (double)g.blocks * (g.threads / 32) * MMA_CHAINS * MMA_STEPS;
     return mmas * 2.0 * 16 * 8 * 32 / (ms / 1e3);
@@ -150,7 +125,7 @@ static double shared_atomics_per_s(void)
 {
     grid g = {multiprocessors() * 8, 256, NULL};
     g.out = gpu_alloc((size_t)g.blocks * sizeof(unsigned), 1);
-    double ms = median_ms(launch_atomics, &g);
+    double ms = gpu_median_ms(launch_atomics, &g, RUNS);
     gpu_free(g.out);
     return (double)g.blocks * g.threads * ATOMIC_STEPS / (ms / 1e3);
 }
