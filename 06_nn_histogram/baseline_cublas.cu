@@ -183,16 +183,31 @@ static size_t baseline_chunk(const nn_problem *p, size_t row_bytes, const char *
     return chunk > (size_t)p->queries ? (size_t)p->queries : chunk;
 }
 
-/* The histogram pass of both baselines, over a chunk's float distances (row stride ld). */
-static void launch_histogram(nn_device *dev, const float *dist, size_t ld, int q0, int count)
+/* The rest of a chunk, after its min/max, for both baselines: the thresholds, then the
+ * histogram pass over the chunk's float distances (row stride ld), each timed. */
+static void thresholds_and_histogram(nn_device *dev, const float *dist, size_t ld, int q0,
+                                     int count)
 {
     const nn_problem *p = &dev->p;
+    nn_launch_thresholds(dev, q0, count, 0);
+    step_timer_mark(&dev->timer, 0, NN_STEP_THRESHOLDS);
     unsigned hist_slices = (unsigned)((p->refs + 256 * 32 - 1) / (256 * 32));
     histogram_shared<<<dim3(hist_slices, (unsigned)count), 256,
                        (size_t)p->bins * sizeof(uint32_t)>>>(dist, p->refs, ld, q0, p->bins,
                                                              dev->smin, dev->smax,
                                                              dev->threshold, dev->hist);
     CUDA_CHECK_LAUNCH();
+    step_timer_mark(&dev->timer, 0, NN_STEP_HISTOGRAM);
+    nn_timer_flush(dev);
+}
+
+/* After the last chunk: the steps' times summed into timing, the counts downloaded. */
+static void finish_baseline(nn_device *dev, int baseline, nn_timing *timing, uint32_t *hist)
+{
+    nn_timer_flush(dev);
+    nn_timing_from_report(dev, timing);
+    timing->ran_version = baseline;
+    nn_download_hist(dev, hist);
 }
 
 extern "C" int nn_run_cublas_int8(nn_device *dev, uint32_t *hist, nn_timing *timing, char *err,
@@ -241,17 +256,9 @@ extern "C" int nn_run_cublas_int8(nn_device *dev, uint32_t *hist, nn_timing *tim
         CUDA_CHECK_LAUNCH();
         step_timer_mark(&dev->timer, 0, NN_STEP_MINMAX);
 
-        nn_launch_thresholds(dev, q0, count, 0);
-        step_timer_mark(&dev->timer, 0, NN_STEP_THRESHOLDS);
-
-        launch_histogram(dev, (const float *)dot, ldd, q0, count);
-        step_timer_mark(&dev->timer, 0, NN_STEP_HISTOGRAM);
-        nn_timer_flush(dev);
+        thresholds_and_histogram(dev, (const float *)dot, ldd, q0, count);
     }
-    nn_timer_flush(dev);
-    nn_timing_from_report(dev, timing);
-    timing->ran_version = NN_CUBLAS_INT8;
-    nn_download_hist(dev, hist);
+    finish_baseline(dev, NN_CUBLAS_INT8, timing, hist);
     CUBLAS_CHECK(cublasDestroy(handle));
     gpu_free(dot);
     gpu_free(rnorm);
@@ -295,17 +302,9 @@ extern "C" int nn_run_cublas(nn_device *dev, uint32_t *hist, nn_timing *timing, 
         CUDA_CHECK_LAUNCH();
         step_timer_mark(&dev->timer, 0, NN_STEP_MINMAX);
 
-        nn_launch_thresholds(dev, q0, count, 0);
-        step_timer_mark(&dev->timer, 0, NN_STEP_THRESHOLDS);
-
-        launch_histogram(dev, dist, (size_t)p->refs, q0, count);
-        step_timer_mark(&dev->timer, 0, NN_STEP_HISTOGRAM);
-        nn_timer_flush(dev);
+        thresholds_and_histogram(dev, dist, (size_t)p->refs, q0, count);
     }
-    nn_timer_flush(dev);
-    nn_timing_from_report(dev, timing);
-    timing->ran_version = NN_CUBLAS;
-    nn_download_hist(dev, hist);
+    finish_baseline(dev, NN_CUBLAS, timing, hist);
     CUBLAS_CHECK(cublasDestroy(handle));
     gpu_free(dist);
     return 0;

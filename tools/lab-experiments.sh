@@ -35,6 +35,20 @@ trap 'rm -rf "$scratch"' EXIT
 # copy NAME: a copy of the repository, without build/ and .git, in $scratch/NAME
 copy() { mkdir -p "$scratch/$1" && tar --exclude=./build --exclude=./.git -cf - . | tar -xf - -C "$scratch/$1"; }
 
+# as_built_and_changed STAGE CHANGED_BIN STEPS SIZE...: the stage as built (build/bin) and
+# as changed, one after the other at each size, median of 5; the lines of STEPS (a regex
+# of step names) and the RESULT line of each run
+as_built_and_changed() {
+    local stage=$1 changed=$2 steps=$3 n bin
+    shift 3
+    for n in "$@"; do
+        for bin in "build/bin/$stage" "$changed"; do
+            echo "--- $bin -n $n --runs 5"
+            "$bin" -n "$n" --runs 5 | grep -E "^  ($steps) |^RESULT"
+        done
+    done
+}
+
 # local sort times of 05_warp_shuffle BIN at --bits 4 --kpt 1, both rankings, 9 runs each
 local_sorts() {
     local bin=$1 rank
@@ -69,12 +83,8 @@ for name in "$@"; do
             make -s build/bin/05_warp_shuffle >/dev/null
             make -s -C "$scratch/matchany" build/bin/05_warp_shuffle build/tests/test_05_warp_shuffle >/dev/null &&
                 "$scratch/matchany/build/tests/test_05_warp_shuffle" 2>&1 | tail -n 1
-            for n in 16777217 268435456; do
-                for bin in build/bin/05_warp_shuffle "$scratch/matchany/build/bin/05_warp_shuffle"; do
-                    echo "--- $bin -n $n --runs 5"
-                    "$bin" -n "$n" --runs 5 | grep -E '^  (histogram|scatter) |^RESULT'
-                done
-            done
+            as_built_and_changed 05_warp_shuffle "$scratch/matchany/build/bin/05_warp_shuffle" \
+                'histogram|scatter' 16777217 268435456
         } >"$log" 2>&1 ;;
     06-nomargin)
         {
@@ -139,12 +149,8 @@ for name in "$@"; do
                 "$scratch/atomic/build/tests/test_04_paper_local_sort" >"$scratch/atomic.out" 2>&1
             grep 'CHECK failed' "$scratch/atomic.out" | sed 's/.*CHECK failed: [^:]*: \([a-z ]*\):.*/\1/' | sort | uniq -c
             tail -n 1 "$scratch/atomic.out"
-            for n in 16777217 268435456; do
-                for bin in build/bin/04_paper_local_sort "$scratch/atomic/build/bin/04_paper_local_sort"; do
-                    echo "--- $bin -n $n --runs 5"
-                    "$bin" -n "$n" --runs 5 | grep -E '^  (local_sort|histogram) |^RESULT'
-                done
-            done
+            as_built_and_changed 04_paper_local_sort "$scratch/atomic/build/bin/04_paper_local_sort" \
+                'local_sort|histogram' 16777217 268435456
         } >"$log" 2>&1 ;;
     04-bits8)
         {
