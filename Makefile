@@ -130,28 +130,43 @@ JOBS = $(if $(findstring jobserver,$(MAKEFLAGS))$(filter -j%,$(MAKEFLAGS)),,-j$(
 BUILD_ALL = $(MAKE) $(if $(filter 1,$(V)),,-s) --no-print-directory $(JOBS) all
 
 # ---- what exists --------------------------------------------------------------
-# A sort stage is a directory NN_name holding radix_sort.c or radix_sort.cu; any
-# other stage (06) brings its own build rules in NN_name/rules.mk.
-SORT_STAGES := $(sort $(patsubst %/,%,$(dir $(wildcard [0-9][0-9]_*/radix_sort.c [0-9][0-9]_*/radix_sort.cu))))
+# A sort stage is a directory NN_name holding radix_sort.c or radix_sort.cu, or - a
+# stage of several steps (05) - step1_*.cu, step2_*.cu ... and a steps.c that lists
+# them; any other stage (06) brings its own build rules in NN_name/rules.mk.
+SORT_STAGES := $(sort $(patsubst %/,%,$(dir $(wildcard [0-9][0-9]_*/radix_sort.c \
+                 [0-9][0-9]_*/radix_sort.cu [0-9][0-9]_*/step1_*.cu))))
 OTHER_STAGES := $(sort $(patsubst %/,%,$(dir $(wildcard [0-9][0-9]_*/rules.mk))))
 STAGES := $(sort $(SORT_STAGES) $(OTHER_STAGES))
 
-COMMON_C := $(filter-out common/driver.c,$(wildcard common/*.c))
+COMMON_C := $(filter-out common/driver.c common/one_step.c,$(wildcard common/*.c))
 COMMON_CU := $(wildcard common/*.cu)
 COMMON_OBJ := $(COMMON_C:%.c=$(BUILD)/obj/%.o) $(COMMON_CU:%.cu=$(BUILD)/obj/%.o)
 LIBCOMMON := $(BUILD)/lib/libcommon.a
 DRIVER_OBJ := $(BUILD)/obj/common/driver.o
 
-stage_src = $(firstword $(wildcard $(1)/radix_sort.c $(1)/radix_sort.cu))
+# The step files of a stage of several steps (none for a stage of one step), and
+# the step number K of a file stepK_name.cu.
+step_files = $(sort $(wildcard $(1)/step[0-9]_*.cu))
+step_number = $(patsubst step%,%,$(firstword $(subst _, ,$(notdir $(1)))))
+# The objects of a stage's program: its algorithm file and common/one_step.c, or its
+# steps (renamed, below) and its steps.c.
+stage_objs = $(if $(call step_files,$(1)),\
+    $(patsubst %.cu,$(BUILD)/obj/%.step.o,$(call step_files,$(1))) $(BUILD)/obj/$(1)/steps.o,\
+    $(BUILD)/obj/$(1)/radix_sort.o $(BUILD)/obj/common/one_step.o)
 stage_obj = $(BUILD)/obj/$(1)/radix_sort.o
 # A stage's test program links the stage's object, or - where the stage has a
 # test_hooks.cu, which includes the algorithm file to reach its kernels one step
 # at a time - that file's object in its place.
 stage_test_obj = $(if $(wildcard $(1)/test_hooks.cu),$(BUILD)/obj/$(1)/test_hooks.o,$(call stage_obj,$(1)))
 
-# Test programs: tests/test_<name>.c or .cu -> build/tests/test_<name>.
+# Test programs: tests/test_<name>.c or .cu -> build/tests/test_<name>; a stage of
+# several steps gets one per step, test_<stage>_K, from the same tests/test_<stage>.c.
 TEST_SRC := $(wildcard tests/test_*.c tests/test_*.cu)
-TEST_BINS := $(sort $(patsubst tests/%,$(BUILD)/tests/%,$(basename $(TEST_SRC))))
+MULTI_STEP_STAGES = $(foreach s,$(SORT_STAGES),$(if $(call step_files,$(s)),$(s)))
+STEP_TEST_BINS = $(foreach s,$(MULTI_STEP_STAGES),\
+    $(foreach f,$(call step_files,$(s)),$(BUILD)/tests/test_$(s)_$(call step_number,$(f))))
+TEST_BINS := $(sort $(filter-out $(MULTI_STEP_STAGES:%=$(BUILD)/tests/test_%),\
+    $(patsubst tests/%,$(BUILD)/tests/%,$(basename $(TEST_SRC)))) $(STEP_TEST_BINS))
 TEST_SCRIPTS := $(wildcard tests/test_*.sh)
 # test programs that never touch the GPU (make sanitize leaves them out)
 CPU_TESTS := $(BUILD)/tests/test_harness $(BUILD)/tests/test_01_sequential $(BUILD)/tests/test_06_nn_cpu
@@ -184,14 +199,31 @@ $(LIBCOMMON): $(COMMON_OBJ)
 	$(Q)rm -f $@
 	$(Q)ar rcs $@ $^
 
+# A step of a stage of several steps, as its stage's program links it: the step's
+# STAGE and functions renamed stepK_... (sort_stage.h, STAGE_STEPS), and every
+# other symbol made local to the object, so that the steps' kernels and helpers of
+# the same name (each step is a whole copy of the one before) do not clash (but for
+# the compiler's shared DW.ref.* words, which other objects refer to).
+STEP_RENAMES = $(foreach f,STAGE stage_check_options stage_device_bytes stage_step_bytes \
+                 stage_sort,-D$(f)=step$(1)_$(f))
+$(BUILD)/obj/%.step.o: %.cu $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(call say,NVCC,$< (step $(call step_number,$*)))
+	$(Q)$(NVCC) $(NVCCFLAGS) $(call STEP_RENAMES,$(call step_number,$*)) -c $< -o $@
+	$(Q)objcopy -w --keep-global-symbol='step$(call step_number,$*)_*' \
+	    --keep-global-symbol='DW.ref.*' $@ || { rm -f $@; exit 1; }
+
 # ---- one rule per sort stage --------------------------------------------------
-# build/bin/<stage>: the stage's algorithm file + the shared driver + common.
+# build/bin/<stage>: the stage's algorithm file (or its steps) + the shared driver + common.
 define SORT_STAGE_RULES
-$(1): $(BUILD)/bin/$(1) $(BUILD)/tests/test_$(1)
-$(BUILD)/bin/$(1): $(call stage_obj,$(1)) $(DRIVER_OBJ) $(LIBCOMMON)
+$(1): $(BUILD)/bin/$(1) $(if $(call step_files,$(1)),$(filter $(BUILD)/tests/test_$(1)_%,$(STEP_TEST_BINS)),$(BUILD)/tests/test_$(1))
+$(BUILD)/bin/$(1): $(call stage_objs,$(1)) $(DRIVER_OBJ) $(LIBCOMMON)
 	@mkdir -p $$(@D)
 	$$(call say,LINK,$$@)
 	$$(Q)$$(NVCC) $$(GENCODE) $$^ -o $$@ $$(LDLIBS)
+endef
+# its test program (a stage of one step)
+define SORT_TEST_RULES
 $(BUILD)/tests/test_$(1): $(BUILD)/obj/tests/test_$(1).o $(BUILD)/obj/tests/sort_battery.o \
                           $(call stage_test_obj,$(1)) $(LIBCOMMON)
 	@mkdir -p $$(@D)
@@ -199,6 +231,27 @@ $(BUILD)/tests/test_$(1): $(BUILD)/obj/tests/test_$(1).o $(BUILD)/obj/tests/sort
 	$$(Q)$$(NVCC) $$(GENCODE) $$^ -o $$@ $$(LDLIBS)
 endef
 $(foreach s,$(SORT_STAGES),$(eval $(call SORT_STAGE_RULES,$(s))))
+$(foreach s,$(filter-out $(MULTI_STEP_STAGES),$(SORT_STAGES)),$(eval $(call SORT_TEST_RULES,$(s))))
+
+# A stage of several steps: step K's test program is tests/test_<stage>.c built with
+# -DSTEP=K, linked with the stage's test_hooks.cu built around step K's file.
+define STEP_TEST_RULES
+$(BUILD)/obj/tests/test_$(1)_$(2).o: tests/test_$(1).c $(FLAGS_FILE)
+	@mkdir -p $$(@D)
+	$$(call say,CC,$$< (step $(2)))
+	$$(Q)$$(CC) $$(CFLAGS) -DSTEP=$(2) -c $$< -o $$@
+$(BUILD)/obj/$(1)/test_hooks_$(2).o: $(1)/test_hooks.cu $(3) $(FLAGS_FILE)
+	@mkdir -p $$(@D)
+	$$(call say,NVCC,$$< (step $(2)))
+	$$(Q)$$(NVCC) $$(NVCCFLAGS) -DSTEP=$(2) -DSTEP_FILE='"$(notdir $(3))"' -c $$< -o $$@
+$(BUILD)/tests/test_$(1)_$(2): $(BUILD)/obj/tests/test_$(1)_$(2).o $(BUILD)/obj/tests/sort_battery.o \
+                               $(BUILD)/obj/$(1)/test_hooks_$(2).o $(LIBCOMMON)
+	@mkdir -p $$(@D)
+	$$(call say,LINK,$$@)
+	$$(Q)$$(NVCC) $$(GENCODE) $$^ -o $$@ $$(LDLIBS)
+endef
+$(foreach s,$(MULTI_STEP_STAGES),$(foreach f,$(call step_files,$(s)),\
+    $(eval $(call STEP_TEST_RULES,$(s),$(call step_number,$(f)),$(f)))))
 
 # Harness tests: test_harness is CPU-only; test_gpu_common exercises CUB and
 # the device timers (and skips without a GPU).

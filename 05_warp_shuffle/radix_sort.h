@@ -1,7 +1,8 @@
 /*
- * 05_warp_shuffle/radix_sort.h - the stage's building blocks, callable on host
- * arrays (05_warp_shuffle/test_hooks.cu), so that tests/test_05_warp_shuffle.c
- * can check each of them against a CPU version.
+ * 05_warp_shuffle/radix_sort.h - the building blocks of the stage's steps,
+ * callable on host arrays (05_warp_shuffle/test_hooks.cu, built once per step),
+ * so that tests/test_05_warp_shuffle.c can check each of them against a CPU
+ * version.
  */
 #ifndef STAGE05_RADIX_SORT_H
 #define STAGE05_RADIX_SORT_H
@@ -17,17 +18,17 @@ extern "C" {
 
 /* What one pass leaves after each of its steps (host arrays the caller
  * provides; a NULL one is not downloaded).  tiles = ceil(n / (block * kpt)),
- * bins = 2^width.  The multisplit has no local sort and no run starts: it
- * leaves tiles_sorted and starts alone. */
+ * bins = 2^width.  Step 3 (the multisplit) has no local sort and no run
+ * starts: it leaves tiles_sorted and starts alone. */
 typedef struct {
-    uint32_t *tiles_sorted; /* n: the keys after the local sort (split, ballot) */
+    uint32_t *tiles_sorted; /* n: the keys after the local sort (steps 1, 2) */
     uint32_t *table;        /* bins * tiles: count of digit d in tile b at [d * tiles + b] */
-    uint32_t *starts;       /* tiles * bins: start of digit d's run in tile b (split, ballot) */
+    uint32_t *starts;       /* tiles * bins: start of digit d's run in tile b (steps 1, 2) */
     uint32_t *scanned;      /* bins * tiles: the exclusive scan of table */
     uint32_t *out;          /* n: the keys after the scatter / downsweep */
 } s05_pass_outputs;
 
-/* One pass by the `width`-bit digit at `shift`, with opt's rank, block, kpt and scan. */
+/* One pass by the `width`-bit digit at `shift`, with opt's block, kpt and scan. */
 void s05_one_pass(const uint32_t *keys, size_t n, int shift, int width, const sort_options *opt,
                   s05_pass_outputs *out);
 
@@ -36,7 +37,7 @@ void s05_one_pass(const uint32_t *keys, size_t n, int shift, int width, const so
  * block, totals[b] block b's sum. */
 void s05_block_scan(const uint32_t *in, uint32_t *out, uint32_t *totals, size_t blocks, int block);
 
-/* The multisplit's ranking of each tile (block * kpt keys, warp-striped):
+/* Step 3 only: the multisplit's ranking of each tile (block * kpt keys, warp-striped):
  * places[i] becomes the place of key i in its tile stably sorted by digit, and
  * counts[b * bins + d] tile b's count of digit d.  The padding of a partial
  * last tile counts as keys of the largest digit. */

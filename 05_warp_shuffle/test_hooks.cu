@@ -1,13 +1,13 @@
 /*
- * 05_warp_shuffle/test_hooks.cu - the stage's building blocks, callable on
- * host arrays, for tests/test_05_warp_shuffle.c (declared in radix_sort.h).
+ * 05_warp_shuffle/test_hooks.cu - a step's building blocks, callable on host
+ * arrays, for tests/test_05_warp_shuffle.c (declared in radix_sort.h).
  *
- * It includes the algorithm file, so that it can launch the stage's kernels
- * one step at a time and wrap its device functions (the warp-shuffle scan, the
- * multisplit ranking) in kernels of their own; the test program links this
- * file in place of the stage's own object.
+ * It includes the step's file (STEP_FILE, step STEP: the Makefile builds it
+ * once per step), so that it can launch the step's kernels one at a time and
+ * wrap its device functions (the warp-shuffle scan, the multisplit ranking) in
+ * kernels of their own; step K's test program links it in place of the step.
  */
-#include "radix_sort.cu"
+#include STEP_FILE
 #include "radix_sort.h"
 #include "../tests/hooks.h"
 
@@ -26,8 +26,9 @@ void s05_one_pass(const uint32_t *keys, size_t n, int shift, int width, const so
     uint32_t *d_src = hook_upload(keys, n);
     uint32_t *d_dst = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);
 
-    /* the steps of sort_pass / multisplit_pass, one at a time, each result downloaded */
-    if (o.rank == RANK_MULTISPLIT) {
+    /* the steps of sort_pass, one at a time, each result downloaded */
+#if STEP == 3
+    {
         upsweep<<<c.tiles, o.block, bins * sizeof(uint32_t)>>>(d_src, n, shift, mask, o.kpt,
                                                                c.d_table);
         CUDA_CHECK_LAUNCH();
@@ -37,9 +38,11 @@ void s05_one_pass(const uint32_t *keys, size_t n, int shift, int width, const so
         downsweep<<<c.tiles, o.block, downsweep_shared_bytes(o.block, o.kpt, width)>>>(
             d_src, d_dst, n, shift, width, o.kpt, c.d_table);
         CUDA_CHECK_LAUNCH();
-    } else {
+    }
+#else
+    {
         local_sort<<<c.tiles, o.block, local_sort_shared_bytes(o.block, o.kpt)>>>(
-            d_src, n, shift, width, o.kpt, o.rank);
+            d_src, n, shift, width, o.kpt);
         CUDA_CHECK_LAUNCH();
         hook_download(out->tiles_sorted, d_src, n);
         tile_histogram<<<c.tiles, o.block, 2 * bins * sizeof(uint32_t)>>>(
@@ -53,6 +56,7 @@ void s05_one_pass(const uint32_t *keys, size_t n, int shift, int width, const so
             d_src, d_dst, n, shift, mask, c.tile, c.d_table, c.d_starts);
         CUDA_CHECK_LAUNCH();
     }
+#endif
     hook_download(out->out, d_dst, n);
 
     gpu_free(d_dst);
@@ -85,6 +89,7 @@ void s05_block_scan(const uint32_t *in, uint32_t *out, uint32_t *totals, size_t 
     gpu_free(d_in);
 }
 
+#if STEP == 3
 /* The downsweep's first half: load, rank; then each key's place goes out. */
 __global__ void tile_ranks_kernel(const uint32_t *keys, size_t n, int shift, int width, int kpt,
                                   uint32_t *places, uint32_t *counts)
@@ -123,3 +128,4 @@ void s05_tile_ranks(const uint32_t *keys, size_t n, int shift, int width, const 
     gpu_free(d_places);
     gpu_free(d_keys);
 }
+#endif

@@ -6,7 +6,8 @@
  * -> a table in the style of the course reports' logs -> one RESULT line ->
  * exit status (0 check passed, 1 check failed, 2 bad usage or input,
  * 3 CUDA error, 77 skipped: no CUDA device).  Bad options, files and sizes are
- * reported before the GPU is looked for.
+ * reported before the GPU is looked for.  A stage of several steps (05) sorts
+ * with its last step, or the one --step K names (STAGE_STEPS in sort_stage.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,11 @@
 
 enum { EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2 };
 
+/* The step this run sorts with, and its description (for a stage of one step:
+ * the stage's own functions and STAGE). */
+static const stage_step *S;
+static const stage_info *STEP;
+
 typedef struct {
     uint32_t *keys;   /* the input */
     uint32_t *sorted; /* the stage's output */
@@ -33,8 +39,31 @@ typedef struct {
 
 static void die(const char *message)
 {
-    fprintf(stderr, "%s: error: %s\n", STAGE.name, message);
+    fprintf(stderr, "%s: error: %s\n", STAGE_STEPS[0].info->name, message);
     exit(EXIT_USAGE);
+}
+
+/* "05.3" for step 3 of stage 05, "04" for a stage of one step. */
+static const char *step_id(char *buf, size_t len)
+{
+    int step = (int)(S - STAGE_STEPS) + 1;
+    if (STAGE_STEP_COUNT > 1)
+        snprintf(buf, len, "%.2s.%d", STEP->name, step);
+    else
+        snprintf(buf, len, "%.2s", STEP->name);
+    return buf;
+}
+
+/* --help of a stage of several steps: what --step picks. */
+static void print_steps_usage(void)
+{
+    if (STAGE_STEP_COUNT == 1)
+        return;
+    printf("steps (each has its own defaults: --step K --help shows them)\n");
+    printf("  --step K          the step to sort with, 1..%d (default %d, the last):\n",
+           STAGE_STEP_COUNT, STAGE_STEP_COUNT);
+    for (int k = 0; k < STAGE_STEP_COUNT; k++)
+        printf("%20s%d  %s\n", "", k + 1, STAGE_STEPS[k].info->title);
 }
 
 static uint32_t *alloc_keys(size_t n)
@@ -78,11 +107,9 @@ static void sort_reference(key_buffers *b)
 /* " mode=plain bits=6 ...": the options the stage reads, as key=value fields. */
 static void print_option_fields(const sort_options *o)
 {
-    unsigned uses = sort_options_in_use(&STAGE, o);
+    unsigned uses = sort_options_in_use(STEP, o);
     if (uses & USES_MODE)
         printf(" mode=%s", mode_name(o->mode));
-    if (uses & USES_RANK)
-        printf(" rank=%s", rank_name(o->rank));
     if (uses & USES_BITS)
         printf(" bits=%d", o->bits);
     if (uses & USES_HIST)
@@ -112,8 +139,12 @@ static void print_comparison(double sort_ms, double qsort_ms)
 static void print_options(const run_config *cfg, size_t n)
 {
     const sort_options *o = &cfg->sort;
-    unsigned uses = sort_options_in_use(&STAGE, o);
-    printf("%s - %s\n", STAGE.name, STAGE.title);
+    unsigned uses = sort_options_in_use(STEP, o);
+    char id[16];
+    if (STAGE_STEP_COUNT > 1)
+        printf("%s, step %s - %s\n", STEP->name, step_id(id, sizeof id), STEP->title);
+    else
+        printf("%s - %s\n", STEP->name, STEP->title);
     if (cfg->input)
         printf("  input     %zu %s from %s\n", n, keys_word(n), cfg->input);
     else
@@ -144,7 +175,7 @@ static int run_stage(const run_config *cfg, key_buffers *b, sort_report *median,
     for (int r = -1; r < cfg->runs; r++) { /* r = -1 is the warm-up */
         sort_report rep;
         fill_garbage(b->sorted, b->n, (uint64_t)(r + 2));
-        if (stage_sort(b->keys, b->sorted, b->n, &cfg->sort, &rep, err, sizeof err))
+        if (S->sort(b->keys, b->sorted, b->n, &cfg->sort, &rep, err, sizeof err))
             die(err);
         char msg[512];
         if (verify_sorted(b->sorted, b->ref, b->n, msg, sizeof msg)) {
@@ -156,7 +187,7 @@ static int run_stage(const run_config *cfg, key_buffers *b, sort_report *median,
         }
         if (r >= 0) {
             reports[r] = rep;
-            totals[r] = report_total_ms(&rep, STAGE.nsteps);
+            totals[r] = report_total_ms(&rep, STEP->nsteps);
         }
     }
     *median = reports[median_index(totals, cfg->runs)];
@@ -187,10 +218,10 @@ static void print_steps(const sort_report *rep, const sort_options *opt, size_t 
 {
     printf("  %-22s %12s %12s %12s %10s %10s\n", "step", "total ms", "ms per pass", "MB moved",
            "GB/s", "% of copy");
-    for (int s = 0; s < STAGE.nsteps; s++) {
-        double ms = report_step_ms(rep, s), bytes = stage_step_bytes(opt, n, s);
+    for (int s = 0; s < STEP->nsteps; s++) {
+        double ms = report_step_ms(rep, s), bytes = S->step_bytes(opt, n, s);
         double gbs = step_gbs(bytes, ms), pct = step_pct(gbs, copy_gbs);
-        printf("  %-22s %12.3f %12.3f", STAGE.step_name[s], ms,
+        printf("  %-22s %12.3f %12.3f", STEP->step_name[s], ms,
                rep->npasses ? ms / rep->npasses : 0.0);
         if (bytes > 0)
             printf(" %12.1f", bytes / 1e6);
@@ -212,8 +243,8 @@ static void print_steps(const sort_report *rep, const sort_options *opt, size_t 
     for (int p = 0; p < rep->npasses; p++) {
         int low = p * bits, high = low + bits_in_pass(bits, p) - 1;
         printf("  #%d (bits %d..%d):", p + 1, low, high);
-        for (int s = 0; s < STAGE.nsteps; s++)
-            printf(" + %s %.3f ms", STAGE.step_name[s], rep->pass_ms[p][s]);
+        for (int s = 0; s < STEP->nsteps; s++)
+            printf(" + %s %.3f ms", STEP->step_name[s], rep->pass_ms[p][s]);
         printf("\n");
     }
 }
@@ -222,7 +253,8 @@ static void print_result_line(const run_config *cfg, size_t n, const sort_report
                               double sort_ms, double min_ms, double qsort_ms, double cub_ms,
                               double copy_gbs, int check_ok, const char *gpu)
 {
-    printf("RESULT stage=%s n=%zu", STAGE.name, n);
+    char id[16];
+    printf("RESULT stage=%s step=%s n=%zu", STEP->name, step_id(id, sizeof id), n);
     if (cfg->input)
         printf(" input=%s", cfg->input);
     else
@@ -233,12 +265,12 @@ static void print_result_line(const run_config *cfg, size_t n, const sort_report
         printf(" gkeys_s=%.4f", n / sort_ms / 1e6);
     else
         printf(" gkeys_s=NA");
-    for (int s = 0; s < STAGE.nsteps; s++)
-        printf(" %s_ms=%.3f", STAGE.step_name[s], report_step_ms(rep, s));
-    for (int s = 0; s < STAGE.nsteps; s++) { /* each device step's share of the memory system */
-        double gbs = step_gbs(stage_step_bytes(&cfg->sort, n, s), report_step_ms(rep, s));
+    for (int s = 0; s < STEP->nsteps; s++)
+        printf(" %s_ms=%.3f", STEP->step_name[s], report_step_ms(rep, s));
+    for (int s = 0; s < STEP->nsteps; s++) { /* each device step's share of the memory system */
+        double gbs = step_gbs(S->step_bytes(&cfg->sort, n, s), report_step_ms(rep, s));
         if (gbs > 0 && copy_gbs > 0)
-            printf(" %s_gbs=%.1f %s_pct=%.1f", STAGE.step_name[s], gbs, STAGE.step_name[s],
+            printf(" %s_gbs=%.1f %s_pct=%.1f", STEP->step_name[s], gbs, STEP->step_name[s],
                    step_pct(gbs, copy_gbs));
     }
     if (copy_gbs > 0)
@@ -259,10 +291,17 @@ int main(int argc, char **argv)
     run_config cfg;
     char err[512];
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (parse_sort_args(argc, argv, &STAGE, &cfg, err, sizeof err))
+    int step = step_from_args(argc, argv, STAGE_STEPS[0].info->name, STAGE_STEP_COUNT, err,
+                              sizeof err);
+    if (step < 0)
+        die(err);
+    S = &STAGE_STEPS[step - 1];
+    STEP = S->info;
+    if (parse_sort_args(argc, argv, STEP, &cfg, err, sizeof err))
         die(err);
     if (cfg.help) {
-        print_sort_usage(stdout, &STAGE);
+        print_sort_usage(stdout, STEP);
+        print_steps_usage();
         return 0;
     }
 
@@ -272,13 +311,13 @@ int main(int argc, char **argv)
         die(err);
     key_buffers b;
     read_input(&cfg, &b);
-    if (stage_check_options(&cfg.sort, b.n, err, sizeof err))
+    if (S->check_options(&cfg.sort, b.n, err, sizeof err))
         die(err);
-    if (STAGE.needs_gpu)
-        gpu_require(STAGE.name);
+    if (STEP->needs_gpu)
+        gpu_require(STEP->name);
     char why[256];
     int have_gpu = gpu_probe(why, sizeof why) == GPU_READY;
-    if (have_gpu && gpu_require_memory(stage_device_bytes(&cfg.sort, b.n), "sorting these keys",
+    if (have_gpu && gpu_require_memory(S->device_bytes(&cfg.sort, b.n), "sorting these keys",
                                        err, sizeof err))
         die(err);
 
@@ -293,9 +332,9 @@ int main(int argc, char **argv)
     /* the last run's output, written before the baselines reuse the buffer */
     if (cfg.output && write_keys_file(cfg.output, b.sorted, b.n, err, sizeof err))
         die(err);
-    double sort_ms = report_total_ms(&rep, STAGE.nsteps);
+    double sort_ms = report_total_ms(&rep, STEP->nsteps);
     /* measured once per run, after the sort: what "% of copy" is a share of */
-    double copy_gbs = STAGE.needs_gpu ? gpu_copy_gbs() : -1.0;
+    double copy_gbs = STEP->needs_gpu ? gpu_copy_gbs() : -1.0;
     print_steps(&rep, &cfg.sort, b.n, copy_gbs, cfg.verbose);
     printf("  %-22s %12.3f %25.1f Mkeys/s\n", "sort (sum of steps)", sort_ms,
            sort_ms > 0 ? b.n / sort_ms / 1e3 : 0.0);
@@ -305,7 +344,7 @@ int main(int argc, char **argv)
            rep.setup_ms);
 
     double qsort_ms = -1.0;
-    if (!STAGE.needs_gpu) {
+    if (!STEP->needs_gpu) {
         qsort_ms = time_qsort(&b, cfg.runs);
         printf("  %-22s %12.3f   ", "qsort (C library)", qsort_ms);
         print_comparison(sort_ms, qsort_ms);

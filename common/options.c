@@ -16,14 +16,6 @@ const char *scan_variant_name(int variant)
 
 const char *mode_name(int mode) { return mode == MODE_BLOCKED ? "blocked" : "plain"; }
 
-const char *rank_name(int rank)
-{
-    return rank == RANK_SPLIT    ? "split"
-           : rank == RANK_BALLOT ? "ballot"
-           : rank == RANK_MULTISPLIT ? "multisplit"
-                                     : "?";
-}
-
 int parse_number(const char *text, uint64_t min, uint64_t max, uint64_t *value)
 {
     if (!text || !*text)
@@ -56,7 +48,7 @@ static const option_spec OPTIONS[] = {
     {"--help", 0, 0},      {"-h", 0, 0},            {"--bits", USES_BITS, 1},
     {"--block", USES_BLOCK, 1}, {"--scan-block", USES_SCAN_BLOCK, 1},
     {"--kpt", USES_KPT, 1},  {"--hist", USES_HIST, 1}, {"--scan", USES_SCAN, 1},
-    {"--mode", USES_MODE, 1}, {"--rank", USES_RANK, 1},
+    {"--mode", USES_MODE, 1}, {"--step", 0, 1},
 };
 enum { OPTION_COUNT = sizeof OPTIONS / sizeof OPTIONS[0] };
 
@@ -89,16 +81,6 @@ static int parse_scan_variant(const char *v, int *variant)
     else
         return -1;
     return 0;
-}
-
-static int parse_rank(const char *v, int *rank)
-{
-    for (int r = RANK_SPLIT; r <= RANK_MULTISPLIT; r++)
-        if (!strcmp(v, rank_name(r))) {
-            *rank = r;
-            return 0;
-        }
-    return -1;
 }
 
 static int parse_mode(const char *v, int *mode)
@@ -189,9 +171,6 @@ static int apply_option(const option_spec *o, const char *value, const stage_inf
     } else if (!strcmp(name, "--mode")) {
         if (parse_mode(v, &cfg->sort.mode))
             BAD_VALUE("--mode '%s': expected plain or blocked", shown.text);
-    } else if (!strcmp(name, "--rank")) {
-        if (parse_rank(v, &cfg->sort.rank))
-            BAD_VALUE("--rank '%s': expected split, ballot or multisplit", shown.text);
     } else if (!strcmp(name, "--verbose") || !strcmp(name, "-v")) {
         cfg->verbose = 1;
     } else if (!strcmp(name, "--no-cub")) {
@@ -200,6 +179,47 @@ static int apply_option(const option_spec *o, const char *value, const stage_inf
         cfg->help = 1;
     }
     return 0;
+}
+
+int step_from_args(int argc, char **argv, const char *stage_name, int nsteps, char *err,
+                   size_t errlen)
+{
+    int step = nsteps;
+    for (int i = 1; i < argc; i++) {
+        const char *value = NULL;
+        if (nsteps > 1 && !strncmp(argv[i], "--rank", 6)) { /* stage 05's rankings are its steps */
+            snprintf(err, errlen, "%s: %s picks its ranking with --step K (see --help)",
+                     clip(argv[i]).text, stage_name);
+            return -1;
+        }
+        if (!strncmp(argv[i], "--step=", 7))
+            value = argv[i] + 7;
+        else if (!strcmp(argv[i], "--step"))
+            value = i + 1 < argc ? argv[++i] : NULL;
+        else
+            continue;
+        uint64_t k;
+        if (!value) {
+            snprintf(err, errlen, "--step needs a value (see --help)");
+            return -1;
+        }
+        if (parse_number(value, 0, INT_MAX, &k)) { /* the words of a bad --bits */
+            snprintf(err, errlen, "--step '%s': %s accepts 1..%d (see --help)", clip(value).text,
+                     stage_name, nsteps);
+            return -1;
+        }
+        if (k < 1 || k > (uint64_t)nsteps) {
+            if (nsteps == 1)
+                snprintf(err, errlen, "--step %s: %s is a stage of one step", clip(value).text,
+                         stage_name);
+            else
+                snprintf(err, errlen, "--step %s: %s accepts 1..%d (see --help)",
+                         clip(value).text, stage_name, nsteps);
+            return -1;
+        }
+        step = (int)k;
+    }
+    return step;
 }
 
 int parse_sort_args(int argc, char **argv, const stage_info *stage, run_config *cfg, char *err,
@@ -365,7 +385,4 @@ void print_sort_usage(FILE *f, const stage_info *stage)
     if (stage->uses & USES_SCAN)
         fprintf(f, "  --scan NAME       scan: hillis-steele (hs, 1) or blelloch (2) (default %s)\n",
                 scan_variant_name(d->scan_variant));
-    if (stage->uses & USES_RANK)
-        fprintf(f, "  --rank NAME       how a tile is ranked: split (warp-shuffle scans), ballot, "
-                   "multisplit (default %s)\n", rank_name(d->rank));
 }

@@ -42,6 +42,12 @@ typedef struct {
  * *value set, or -1.  (Also used by stage 06's own command line.) */
 int parse_number(const char *text, uint64_t min, uint64_t max, uint64_t *value);
 
+/* The step of a stage of `nsteps` steps that --step K names (K in 1..nsteps),
+ * or nsteps when there is no --step: the last step is the stage's default.
+ * -1 and one line in err for a bad K.  parse_sort_args then skips --step. */
+int step_from_args(int argc, char **argv, const char *stage_name, int nsteps, char *err,
+                   size_t errlen);
+
 /* Parses argv (argv[0] is the program) for `stage`, starting from its defaults,
  * and checks the values against the stage's declared ranges.  0 on success; -1
  * and one line in err otherwise.  Needs no GPU. */
@@ -59,7 +65,8 @@ int check_option_ranges(const stage_info *stage, const sort_options *opt, char *
                         size_t errlen);
 
 /* Everything the stage can check about its options without a GPU: the
- * declared ranges, then the stage's own rules for n keys. */
+ * declared ranges, then the stage's own rules for n keys (a stage of several
+ * steps: the step's own rules, stage_step.check_options). */
 static inline int check_sort_options(const stage_info *stage, const sort_options *opt, size_t n,
                                      char *err, size_t errlen)
 {
@@ -70,10 +77,9 @@ static inline int check_sort_options(const stage_info *stage, const sort_options
 
 void print_sort_usage(FILE *f, const stage_info *stage);
 
-/* "hillis-steele" / "blelloch", "plain" / "blocked", "split" / "ballot" / "multisplit". */
+/* "hillis-steele" / "blelloch", "plain" / "blocked". */
 const char *scan_variant_name(int variant);
 const char *mode_name(int mode);
-const char *rank_name(int rank);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,9 @@
 /*
  * sort_stage.h - the contract between a sort stage and the shared driver.
  *
- * Every sort stage (01..05) implements the two functions at the bottom of this
- * file in its ONE algorithm file and describes itself with a `stage_info`.  The
+ * Every sort stage (01..05) implements the functions at the bottom of this
+ * file in its ONE algorithm file and describes itself with a `stage_info`; a
+ * stage of several steps (05) has one such file per step (STAGE_STEPS below).  The
  * driver (common/driver.c), the tests and the benchmarks only ever call these,
  * so the CPU stage and the GPU stages are used in exactly the same way: host
  * arrays in, host arrays out.  A GPU stage allocates, uploads, sorts and
@@ -28,9 +29,6 @@ enum scan_variant { SCAN_HILLIS_STEELE = 1, SCAN_BLELLOCH = 2 };
 /* Stage 01 runs either the textbook LSD sort or the blocked layout of the paper. */
 enum sort_mode { MODE_PLAIN = 0, MODE_BLOCKED = 1 };
 
-/* Stage 05 ranks the keys of a tile in one of three ways (see its header). */
-enum rank_variant { RANK_SPLIT = 1, RANK_BALLOT = 2, RANK_MULTISPLIT = 3 };
-
 /* Every knob that the course reports' tables vary.  A stage uses some of them
  * (stage_info.uses) and rejects the values it cannot honour. */
 typedef struct {
@@ -41,7 +39,6 @@ typedef struct {
     int hist_variant; /* stage 02: 1 sectioned, 2 interleaved, 3 privatised in shared memory */
     int scan_variant; /* enum scan_variant */
     int mode;         /* enum sort_mode (stage 01) */
-    int rank;         /* enum rank_variant (stage 05) */
     int poison;       /* fill the stage's own buffers with garbage first (tests) */
 } sort_options;
 
@@ -54,7 +51,6 @@ enum {
     USES_HIST = 1u << 4,
     USES_SCAN = 1u << 5,
     USES_MODE = 1u << 6,
-    USES_RANK = 1u << 7,
 };
 
 /* The values a stage accepts for a numeric option: min..max, and only powers
@@ -112,6 +108,36 @@ double stage_step_bytes(const sort_options *opt, size_t n, int step);
  * message in err (for example: not enough device memory). */
 int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n,
                const sort_options *opt, sort_report *rep, char *err, size_t errlen);
+
+/* A stage of several steps (stage 05: 05.1, 05.2, 05.3) keeps each step in a
+ * file of its own, each a whole stage as above, and builds them into one
+ * program: the build renames each step's STAGE and functions stepK_... (so
+ * that the files need not know), and the stage's steps.c lists them with
+ * STEP_ENTRY.  The driver sorts with the last step, or the one --step K names.
+ * A stage of one step gets its one-entry list from common/one_step.c. */
+typedef struct {
+    const stage_info *info;
+    int (*check_options)(const sort_options *opt, size_t n, char *err, size_t errlen);
+    size_t (*device_bytes)(const sort_options *opt, size_t n);
+    double (*step_bytes)(const sort_options *opt, size_t n, int step);
+    int (*sort)(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort_options *opt,
+                sort_report *rep, char *err, size_t errlen);
+} stage_step;
+
+extern const stage_step STAGE_STEPS[];
+extern const int STAGE_STEP_COUNT;
+
+/* The declarations and the list entry of step K's renamed STAGE and functions. */
+#define STEP_DECLARE(K)                                                                          \
+    extern const stage_info step##K##_STAGE;                                                     \
+    int step##K##_stage_check_options(const sort_options *, size_t, char *, size_t);             \
+    size_t step##K##_stage_device_bytes(const sort_options *, size_t);                           \
+    double step##K##_stage_step_bytes(const sort_options *, size_t, int);                        \
+    int step##K##_stage_sort(const uint32_t *, uint32_t *, size_t, const sort_options *,          \
+                             sort_report *, char *, size_t);
+#define STEP_ENTRY(K)                                                                            \
+    {&step##K##_STAGE, step##K##_stage_check_options, step##K##_stage_device_bytes,              \
+     step##K##_stage_step_bytes, step##K##_stage_sort}
 
 /* Helpers on a report (common/report.c). */
 void report_clear(sort_report *rep, int npasses);

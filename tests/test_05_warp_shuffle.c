@@ -1,14 +1,15 @@
 /*
- * test_05_warp_shuffle.c - stage 05's building blocks against CPU versions,
- * then the sort battery.  GPU.
+ * test_05_warp_shuffle.c - the building blocks of one of stage 05's steps
+ * against CPU versions, then the sort battery.  GPU.  Built once per step
+ * (-DSTEP=K: build/tests/test_05_warp_shuffle_K, linked with step K's file).
  *   - the warp-shuffle block scan against a CPU scan, every block size;
- *   - one pass of --rank split and --rank ballot, step by step (a block of 32
- *     threads is one warp's ballot split), as in stage 04's test;
- *   - the multisplit's ranks of each tile against a CPU stable counting sort
- *     by digit (places and counts), all keys equal and few values included;
- *   - one multisplit pass: the upsweep's table against a CPU count, its scan,
+ *   - steps 1 and 2: one pass, kernel by kernel, as in stage 04's test (a
+ *     block of 32 threads is one warp's split);
+ *   - step 3: the multisplit's ranks of each tile against a CPU stable counting
+ *     sort by digit (places and counts), all keys equal and few values
+ *     included; one pass: the upsweep's table against a CPU count, its scan,
  *     the downsweep's output against a stable sort by digit;
- *   - the battery for every ranking, digit width, keys per thread and block size.
+ *   - the battery for every digit width, keys per thread and block size.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,10 +24,13 @@
 #include "test_util.h"
 #include "tile_pass.h"
 
-static sort_options options(int rank, int block, int kpt)
+#ifndef STEP
+#error "build with -DSTEP=K, the step under test (the Makefile does)"
+#endif
+
+static sort_options options(int block, int kpt)
 {
     sort_options opt = STAGE.defaults;
-    opt.rank = rank;
     opt.block = block;
     opt.kpt = kpt;
     return opt;
@@ -69,9 +73,9 @@ static void test_block_scan(void)
 
 /* ---- one pass, step by step ------------------------------------------------ */
 
-static void test_one_pass(int rank, int block, int kpt, int width, size_t n, key_dist dist)
+static void test_one_pass(int block, int kpt, int width, size_t n, key_dist dist)
 {
-    sort_options opt = options(rank, block, kpt);
+    sort_options opt = options(block, kpt);
     size_t tile = (size_t)block * kpt, tiles = (n + tile - 1) / tile;
     size_t table = ((size_t)1 << width) * tiles;
     int shift = (int)((n * 7) % (size_t)(33 - width));
@@ -94,13 +98,13 @@ static void test_one_pass(int rank, int block, int kpt, int width, size_t n, key
     const char *what[] = {"local sort", "histogram table", "run starts", "scanned table",
                           "scatter"};
     for (int s = 0; s < 5; s++) {
-        if (rank == RANK_MULTISPLIT && (s == 0 || s == 2))
+        if (STEP == 3 && (s == 0 || s == 2))
             continue; /* the multisplit has no local sort and no run starts */
         size_t i = first_difference(g[s], e[s], len[s]);
         CHECK_MSG(i == len[s],
-                  "%s: rank=%s block=%d kpt=%d width=%d shift=%d n=%zu dist=%s: index %zu got %u "
+                  "%s: step=%d block=%d kpt=%d width=%d shift=%d n=%zu dist=%s: index %zu got %u "
                   "expected %u",
-                  what[s], rank_name(rank), block, kpt, width, shift, n, dist_name(dist), i,
+                  what[s], STEP, block, kpt, width, shift, n, dist_name(dist), i,
                   i < len[s] ? g[s][i] : 0, i < len[s] ? e[s][i] : 0);
     }
     for (int s = 0; s < 5; s++) {
@@ -117,30 +121,30 @@ static void test_steps(void)
     const int kpts[] = {1, 2, 3, 8, 16};
     const int widths[] = {1, 4, 8};
     const key_dist dists[] = {DIST_UNIFORM, DIST_FEW, DIST_EQUAL};
-    for (int rank = RANK_SPLIT; rank <= RANK_MULTISPLIT; rank++)
-        for (int b = 0; b < 3; b++)
-            for (int k = 0; k < 5; k++) {
-                if (test_small && (blocks[b] == 1024 || (kpts[k] != 1 && kpts[k] != 3)))
-                    continue;
-                sort_options opt = options(rank, blocks[b], kpts[k]);
-                size_t tile = (size_t)blocks[b] * kpts[k];
-                const size_t sizes[] = {1, tile - 1, tile, tile + 1, 5 * tile + 7};
-                for (int w = 0; w < 3; w++) {
-                    char err[512];
-                    opt.bits = widths[w];
-                    if (check_sort_options(&STAGE, &opt, 1, err, sizeof err))
-                        continue; /* a multisplit block too small for 2^width digits */
-                    for (size_t s = 0; s < 5; s++) {
-                        if (test_small && (widths[w] == 8 || s == 1 || s == 2))
-                            continue;
-                        test_one_pass(rank, blocks[b], kpts[k], widths[w], sizes[s],
-                                      dists[s % 3]);
-                    }
+    for (int b = 0; b < 3; b++)
+        for (int k = 0; k < 5; k++) {
+            if (test_small && (blocks[b] == 1024 || (kpts[k] != 1 && kpts[k] != 3)))
+                continue;
+            sort_options opt = options(blocks[b], kpts[k]);
+            size_t tile = (size_t)blocks[b] * kpts[k];
+            const size_t sizes[] = {1, tile - 1, tile, tile + 1, 5 * tile + 7};
+            for (int w = 0; w < 3; w++) {
+                char err[512];
+                opt.bits = widths[w];
+                if (check_sort_options(&STAGE, &opt, 1, err, sizeof err))
+                    continue; /* a multisplit block too small for 2^width digits */
+                for (size_t s = 0; s < 5; s++) {
+                    if (test_small && (widths[w] == 8 || s == 1 || s == 2))
+                        continue;
+                    test_one_pass(blocks[b], kpts[k], widths[w], sizes[s], dists[s % 3]);
                 }
             }
+        }
 }
 
-/* ---- the multisplit's ranks of a tile ----------------------------------------- */
+/* ---- the multisplit's ranks of a tile (step 3) --------------------------------- */
+
+#if STEP == 3
 
 /* Each tile stably sorted by digit on the CPU: the place of every key in its
  * tile, and each tile's count of each digit (the padding of a partial last
@@ -174,7 +178,7 @@ static void test_tile_ranks(void)
                 for (int d = 0; d < 5; d++) {
                     if (test_small && (b > 0 || k >= 2 || width != 8 - d % 2))
                         continue;
-                    sort_options opt = options(RANK_MULTISPLIT, blocks[b], kpts[k]);
+                    sort_options opt = options(blocks[b], kpts[k]);
                     char err[512];
                     opt.bits = width;
                     if (check_sort_options(&STAGE, &opt, 1, err, sizeof err))
@@ -210,14 +214,15 @@ static void test_tile_ranks(void)
                     free(expect_counts);
                 }
 }
+#endif
 
 /* ---- whole sorts ---------------------------------------------------------- */
 
 static void battery(sort_options opt, enum battery_depth depth)
 {
     char label[160];
-    snprintf(label, sizeof label, "rank=%s bits=%d block=%d kpt=%d scan=%d scan_block=%d",
-             rank_name(opt.rank), opt.bits, opt.block, opt.kpt, opt.scan_variant, opt.scan_block);
+    snprintf(label, sizeof label, "step=%d bits=%d block=%d kpt=%d scan=%d scan_block=%d", STEP,
+             opt.bits, opt.block, opt.kpt, opt.scan_variant, opt.scan_block);
     opt.poison = test_poison;
     char err[512];
     CHECK_MSG(check_sort_options(&STAGE, &opt, 1, err, sizeof err) == 0, "%s: %s", label, err);
@@ -226,37 +231,36 @@ static void battery(sort_options opt, enum battery_depth depth)
     CHECK_MSG(r.failures == 0, "%s: %d of %d sorts failed", label, r.failures, r.sorts);
 }
 
-/* The full battery on the defaults and on each ranking at its report's
- * settings; every ranking x keys per thread x digit width, every block size
- * and both table scans on the quick one.  Under --small: a few of them. */
+/* The full battery on the step's defaults (and on report 001's v6 and v7 for
+ * step 1: one and two keys a thread); every keys per thread x digit width,
+ * every block size and both table scans on the quick one.  Under --small: a
+ * few of them. */
 static void test_sorts(void)
 {
     battery(STAGE.defaults, BATTERY_SWEEP);
-    if (!test_small) {
-        battery(options(RANK_SPLIT, 256, 2), BATTERY_SWEEP);
-        battery(options(RANK_BALLOT, 256, 8), BATTERY_SWEEP);
+    if (!test_small && STEP == 1) {
+        battery(options(256, 1), BATTERY_SWEEP);
+        battery(options(256, 2), BATTERY_SWEEP);
     }
     const int kpts[] = {1, 2, 3, 4, 8, 16};
-    for (int rank = RANK_SPLIT; rank <= RANK_MULTISPLIT; rank++)
-        for (int k = 0; k < 6; k++)
-            for (int bits = 1; bits <= 8; bits++) {
-                sort_options opt = options(rank, 256, kpts[k]);
-                opt.bits = bits;
-                if (test_small && !((bits == 8 && kpts[k] == 3) || (bits == 5 && kpts[k] == 1)))
-                    continue;
-                battery(opt, BATTERY_QUICK);
-            }
-    for (int rank = RANK_SPLIT; rank <= RANK_MULTISPLIT; rank++)
-        for (int block = rank == RANK_MULTISPLIT ? 256 : 32; block <= 1024; block *= 2) {
-            if (test_small && block != 512)
+    for (int k = 0; k < 6; k++)
+        for (int bits = 1; bits <= 8; bits++) {
+            sort_options opt = options(256, kpts[k]);
+            opt.bits = bits;
+            if (test_small && !((bits == 8 && kpts[k] == 3) || (bits == 5 && kpts[k] == 1)))
                 continue;
-            /* 1024 threads x 4 keys: the multisplit's 32 warp counters do not fit */
-            int kpt = rank == RANK_MULTISPLIT && block == 1024 ? 2 : 4;
-            sort_options opt = options(rank, block, kpt);
-            opt.scan_block = 1024 / block * 32 > 1024 ? 1024 : 1024 / block * 32;
-            opt.scan_variant = block == 512 ? SCAN_BLELLOCH : SCAN_HILLIS_STEELE;
             battery(opt, BATTERY_QUICK);
         }
+    for (int block = STEP == 3 ? 256 : 32; block <= 1024; block *= 2) {
+        if (test_small && block != 512)
+            continue;
+        /* 1024 threads x 4 keys: the multisplit's 32 warp counters do not fit */
+        int kpt = STEP == 3 && block == 1024 ? 2 : 4;
+        sort_options opt = options(block, kpt);
+        opt.scan_block = 1024 / block * 32 > 1024 ? 1024 : 1024 / block * 32;
+        opt.scan_variant = block == 512 ? SCAN_BLELLOCH : SCAN_HILLIS_STEELE;
+        battery(opt, BATTERY_QUICK);
+    }
 }
 
 static void test_option_checks(void)
@@ -265,43 +269,35 @@ static void test_option_checks(void)
     sort_options opt = STAGE.defaults;
     opt.bits = 9;
     CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 && strstr(err, "accepts 1..8"));
-    opt = options(RANK_MULTISPLIT, 128, 4); /* 256 digits, 128 threads */
-    CHECK_MSG(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 &&
-                  strstr(err, "a thread per digit"),
+    opt = options(128, 4); /* 256 digits, 128 threads: the multisplit needs a thread per digit */
+    opt.bits = 8;
+    CHECK_MSG((check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 &&
+               strstr(err, "a thread per digit")) == (STEP == 3),
               "message was: %s", err);
     opt.bits = 7;
     CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) == 0);
-    opt = options(RANK_MULTISPLIT, 1024, 16); /* 64 KiB of keys */
+    opt = options(1024, 16); /* 64 KiB of keys */
     CHECK_MSG(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 &&
                   strstr(err, "shared memory"),
               "message was: %s", err);
-    opt = options(RANK_SPLIT, 1024, 16);
-    CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 &&
-          strstr(err, "shared memory"));
-    opt = options(RANK_BALLOT, 32, 16);
+    opt = options(32, 16);
     opt.bits = 1;
     CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) == 0);
 }
 
-/* The bytes model behind GB/s and % of copy: the header's 48 bytes of keys per
- * key for the multisplit (4 passes x 12), 160 for a split at stage 04's 4 bits,
- * plus the [digit][tile] tables: 6 bytes per key for 256 digits and 4096-key
- * tiles, 2 for 16 digits and 2048-key tiles. */
+/* The bytes model behind GB/s and % of copy, at the step's defaults: the
+ * header's 48 bytes of keys per key for the multisplit (4 passes x 12), 160 for
+ * the splits at stage 04's 4 bits (8 x 20), plus the [digit][tile] tables: 6
+ * bytes per key for 256 digits and 4096-key tiles, 2 for 16 digits and
+ * 2048-key tiles. */
 static void test_bytes_model(void)
 {
     const size_t n = ((size_t)1 << 24) + 1;
-    double with_tables[2] = {0, 0};
-    sort_options ms = STAGE.defaults, split = options(RANK_SPLIT, 256, 8);
-    split.bits = 4;
-    const sort_options *opt[2] = {&ms, &split};
-    for (int i = 0; i < 2; i++)
-        for (int step = 0; step < STAGE.nsteps; step++)
-            with_tables[i] += stage_step_bytes(opt[i], n, step);
-    CHECK(stage_step_bytes(&ms, n, 0) == 0); /* no local sort */
-    CHECK_MSG(with_tables[0] >= 48.0 * n && with_tables[0] < 56.0 * n, "multisplit: %.2f B/key",
-              with_tables[0] / n);
-    CHECK_MSG(with_tables[1] >= 160.0 * n && with_tables[1] < 163.0 * n, "split: %.2f B/key",
-              with_tables[1] / n);
+    double bytes = 0;
+    for (int step = 0; step < STAGE.nsteps; step++)
+        bytes += stage_step_bytes(&STAGE.defaults, n, step);
+    double keys = STEP == 3 ? 48.0 : 160.0, most = STEP == 3 ? 56.0 : 163.0;
+    CHECK_MSG(bytes >= keys * n && bytes < most * n, "step %d: %.2f B/key", STEP, bytes / n);
 }
 
 int main(int argc, char **argv)
@@ -312,7 +308,11 @@ int main(int argc, char **argv)
     REQUIRE_GPU();
     test_block_scan();
     test_steps();
+#if STEP == 3
     test_tile_ranks();
+#endif
     test_sorts();
-    return check_summary("test_05_warp_shuffle");
+    char name[64];
+    snprintf(name, sizeof name, "test_05_warp_shuffle_%d", STEP);
+    return check_summary(name);
 }

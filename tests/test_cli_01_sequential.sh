@@ -18,7 +18,7 @@ expect_error "not an option of 01_sequential" --kpt 2
 expect_error "not an option of 01_sequential" --kpt 3
 expect_error "not an option of 01_sequential" --scan blelloch
 expect_error "not an option of 01_sequential" --scan-block 33
-expect_error "not an option of 01_sequential" --rank ballot
+expect_error "01_sequential is a stage of one step" --step 2
 expect_error "read only in blocked mode" --block 33
 expect_error "plain or blocked" --mode sideways
 expect_error "--block" --mode blocked --block 0
@@ -34,7 +34,7 @@ if "$bin" --input "$tmp/in.bin" --output "$tmp/out.bin" --runs 1 >"$tmp/log" 2>&
     od -An -v -tu4 -w4 "$tmp/out.bin" | tr -d ' ' >"$tmp/got.txt"
     cmp -s "$tmp/expect.txt" "$tmp/got.txt" || fail "--output does not hold the sorted --input keys"
     [ "$(wc -l <"$tmp/got.txt")" -eq 10000 ] || fail "--output does not hold 10000 keys"
-    grep -q '^RESULT stage=01_sequential n=10000 input=.* check=PASS' "$tmp/log" || fail "no passing RESULT line"
+    grep -q '^RESULT stage=01_sequential step=01 n=10000 input=.* check=PASS' "$tmp/log" || fail "no passing RESULT line"
 else
     fail "sorting a file failed:"; cat "$tmp/log"
 fi
@@ -52,7 +52,7 @@ for mode in plain blocked; do
         checks=$((checks + 1))
         "$bin" -n 5000 --dist "$dist" --mode "$mode" --bits 4 --runs 1 --no-cub >"$tmp/log" 2>&1 ||
             fail "$mode $dist exited non-zero"
-        grep -q "^RESULT stage=01_sequential n=5000 dist=$dist .*mode=$mode .*qsort_ms=.* check=PASS" "$tmp/log" ||
+        grep -q "^RESULT stage=01_sequential step=01 n=5000 dist=$dist .*mode=$mode .*qsort_ms=.* check=PASS" "$tmp/log" ||
             fail "$mode $dist: no passing RESULT line: $(tail -n 1 "$tmp/log")"
     done
 done

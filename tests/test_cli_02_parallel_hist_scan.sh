@@ -17,7 +17,7 @@ expect_error "not an option of 02_parallel_hist_scan" --kpt 3
 expect_error "plain or blocked" --mode sideways
 expect_error "picks the plain mode's histogram kernel" --mode blocked --hist 2
 expect_error "table" --mode blocked --bits 8 --block 32 -n 2147483648
-expect_error "not an option of 02_parallel_hist_scan" --rank ballot
+expect_error "02_parallel_hist_scan is a stage of one step" --step=3
 expect_error "--hist '4'" --hist 4
 expect_error "--scan 'sideways'" --scan sideways
 expect_accepted -n 1000 --runs 1 --bits=4 --block=64 --scan-block 32 --hist=2 --scan=hs --no-cub

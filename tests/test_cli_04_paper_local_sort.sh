@@ -16,6 +16,6 @@ expect_error "32..1024, powers of two" --scan-block 33
 expect_error "--kpt 17" --kpt 17
 expect_error "shared memory" --block 1024 --kpt 16
 expect_error "not an option of 04_paper_local_sort" --hist 3
-expect_error "not an option of 04_paper_local_sort" --rank multisplit
+expect_error "04_paper_local_sort is a stage of one step" --step 2
 expect_accepted -n 1000 --runs 1 --kpt 3 --bits=2 --block 64 --scan=blelloch --no-cub
 finish test_cli_04_paper_local_sort

@@ -303,11 +303,43 @@ static void test_options(void)
     CHECK(sort_options_in_use(&CPU_STAGE, &cfg.sort) & USES_BLOCK);
     cfg.sort.mode = MODE_PLAIN;
     CHECK(!(sort_options_in_use(&CPU_STAGE, &cfg.sort) & USES_BLOCK));
-    expect_rejected(&FAKE_STAGE, "--rank ballot", "--rank is not an option of fake_stage");
+    expect_rejected(&FAKE_STAGE, "--mode blocked", "--mode is not an option of fake_stage");
     /* stage 02 reads --block in both modes, --hist in plain mode only */
     CHECK(parse(&GPU_MODE_STAGE, &cfg, err, sizeof err, "--block 64 --hist 1") == 0);
     CHECK(parse(&GPU_MODE_STAGE, &cfg, err, sizeof err, "--mode blocked --block 64") == 0);
     expect_rejected(&GPU_MODE_STAGE, "--mode blocked --hist 2", "--hist picks the plain mode's");
+}
+
+/* step_from_args on a command line of words (args) for a stage of nsteps steps. */
+static int step_of(const char *args, int nsteps, char *err, size_t errlen)
+{
+    char buf[256];
+    char *argv[16] = {"prog"};
+    int argc = 1;
+    snprintf(buf, sizeof buf, "%s", args);
+    for (char *tok = strtok(buf, " "); tok && argc < 15; tok = strtok(NULL, " "))
+        argv[argc++] = tok;
+    err[0] = '\0';
+    return step_from_args(argc, argv, "fake_stage", nsteps, err, errlen);
+}
+
+/* --step K: the last step without it; 1..nsteps with it; one line for anything else;
+ * parse_sort_args then passes over it. */
+static void test_steps_option(void)
+{
+    char err[512];
+    run_config cfg;
+    CHECK(step_of("-n 5 --bits 4", 3, err, sizeof err) == 3);
+    CHECK(step_of("--step 1 -n 5", 3, err, sizeof err) == 1);
+    CHECK(step_of("--step=2", 3, err, sizeof err) == 2);
+    CHECK(step_of("--step 1", 1, err, sizeof err) == 1);
+    CHECK(step_of("--step 4", 3, err, sizeof err) < 0 && strstr(err, "--step 4: fake_stage accepts 1..3"));
+    CHECK(step_of("--step 0", 3, err, sizeof err) < 0 && strstr(err, "accepts 1..3"));
+    CHECK(step_of("--step two", 3, err, sizeof err) < 0 && strstr(err, "--step 'two'"));
+    CHECK(step_of("--step", 3, err, sizeof err) < 0 && strstr(err, "needs a value"));
+    CHECK(step_of("--step 2", 1, err, sizeof err) < 0 && strstr(err, "is a stage of one step"));
+    CHECK(step_of("--rank split", 3, err, sizeof err) < 0 && strstr(err, "with --step K"));
+    CHECK(parse(&FAKE_STAGE, &cfg, err, sizeof err, "--step 2 --bits 5") == 0 && cfg.sort.bits == 5);
 }
 
 /* An echoed argument is clipped, so the explanation after it always fits. */
@@ -469,6 +501,7 @@ int main(int argc, char **argv)
     test_reference_sort_parallel();
     test_key_files();
     test_options();
+    test_steps_option();
     test_clipped_messages();
     test_gpu_classification();
     test_output_check();

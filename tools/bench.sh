@@ -7,7 +7,8 @@
 # a student's or an instructor's runs never overwrite the course's reference results.
 #
 # SETs (default: all of them):
-#   stages    every sort stage at its defaults, 2^24+1 and 2^28 keys (stage 01: 2^24+1
+#   stages    every step of every sort stage at its defaults (05: 05.1, 05.2, 05.3),
+#             2^24+1 and 2^28 keys (stage 01: 2^24+1
 #             only; stages 01 and 02 at 2^24+1: 9 runs, their CPU time varies; stage 02 at
 #             2^28: one timed run, its host scatter takes seconds)
 #   sizes     every GPU stage at 2^10, 2^12 .. 2^28 keys with CUB (stage 02 up to 2^24): how
@@ -16,9 +17,10 @@
 #   sweep02   stage 02: every histogram kernel x scan, digit widths 1..8, blocked mode
 #   sweep03   stage 03: block sizes and scan variants
 #   sweep04   stage 04: digit widths, block sizes, scan block sizes, keys per thread, scans
-#   sweep05   stage 05: ranking x digit width, keys per thread, block and scan block sizes,
-#             every distribution against CUB, and course report 001's v6/v7 step (stage 04
-#             and the warp rankings at --bits 4 --kpt 1 and 2)
+#   sweep05   stage 05: what bought what (stage 04, 05.1, 05.2, then 05.3 with one of its
+#             changes at a time), steps x digit width, keys per thread, block and scan
+#             block sizes, every distribution against CUB, and course report 001's v6/v7
+#             (stage 04, 05.1 and 05.2 at --bits 4 --kpt 1 and 2)
 #   nn06      stage 06 at the full size (10,000 x 1,000,000 x 128), K = 5 and 5000, every
 #             version and both cuBLAS baselines (cublas-fp32, cublas-int8), the median of
 #             3 timed runs each (not in the default sets:
@@ -122,24 +124,35 @@ finish_set() {
 }
 
 sort_stages=$(ls -d [0-9][0-9]_*/ 2>/dev/null | tr -d / | while read -r s; do
-    [ -f "$s/radix_sort.c" ] || [ -f "$s/radix_sort.cu" ] && echo "$s"; done)
+    [ -f "$s/radix_sort.c" ] || [ -f "$s/radix_sort.cu" ] || ls "$s"/step1_*.cu >/dev/null 2>&1 &&
+        echo "$s"; done)
+# step_args STAGE: "--step 1", "--step 2" ... for a stage of several steps (each step's
+# file stepK_*.cu), one empty line for a stage of one step
+step_args() {
+    local f
+    ls "$1"/step[0-9]_*.cu >/dev/null 2>&1 || { echo ""; return; }
+    for f in "$1"/step[0-9]_*.cu; do f=${f##*/step}; echo "--step ${f%%_*}"; done
+}
 
 for set in "${sets[@]+"${sets[@]}"}"; do
     echo "== $set =="
     set_ok=1
     case $set in
     stages)
+        # every step of every sort stage at its defaults (05: 05.1, 05.2, 05.3)
         begin "$out_dir/stages.csv"
         for s in $sort_stages; do
-            case $s in # the CPU-bound stages vary on a shared host: 9 runs, fastest beside median
-                01_* | 02_*) run "$csv" "$s" -n 16777217 --runs 9 ;;
-                *) run "$csv" "$s" -n 16777217 ;;
-            esac
-            case $s in
-                01_sequential) ;;                                     # minutes per run at 2^28
-                02_parallel_hist_scan) run "$csv" "$s" -n 268435456 --runs 1 ;;
-                *) run "$csv" "$s" -n 268435456 ;;
-            esac
+            while read -r step; do
+                case $s in # the CPU-bound stages vary on a shared host: 9 runs, fastest beside median
+                    01_* | 02_*) run "$csv" "$s" $step -n 16777217 --runs 9 ;;
+                    *) run "$csv" "$s" $step -n 16777217 ;;
+                esac
+                case $s in
+                    01_sequential) ;;                                 # minutes per run at 2^28
+                    02_parallel_hist_scan) run "$csv" "$s" $step -n 268435456 --runs 1 ;;
+                    *) run "$csv" "$s" $step -n 268435456 ;;
+                esac
+            done < <(step_args "$s")
         done ;;
     sizes)
         # how cost grows: every GPU stage at 2^10 .. 2^28 keys, CUB in the same runs
@@ -179,11 +192,21 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         for sc in hillis-steele blelloch; do for k in 1 2 4 8; do
             run "$csv" 04_paper_local_sort --scan "$sc" --kpt "$k" --no-cub; done; done ;;
     sweep05)
-        # the rankings x digit widths: split and ballot at stage 04's 8 keys per thread
-        begin "$out_dir/sweep05_rank_bits.csv"
-        for r in split ballot; do for b in 1 2 4 8; do
-            run "$csv" 05_warp_shuffle --rank "$r" --bits "$b" --kpt 8 --no-cub; done; done
-        for b in 4 5 6 7 8; do run "$csv" 05_warp_shuffle --rank multisplit --bits "$b" --no-cub; done
+        # what bought what, 2^24+1 keys: stage 04, then one change at a time - the shuffle
+        # scan (05.1), the ballot split (05.2), the multisplit at stage 04's 4 bits and 8 keys
+        # a thread (05.3), then its 8-bit digits, then its 16 keys a thread (05.3's defaults)
+        begin "$out_dir/sweep05_steps.csv"
+        run "$csv" 04_paper_local_sort --no-cub
+        run "$csv" 05_warp_shuffle --step 1 --no-cub
+        run "$csv" 05_warp_shuffle --step 2 --no-cub
+        run "$csv" 05_warp_shuffle --step 3 --bits 4 --kpt 8 --no-cub
+        run "$csv" 05_warp_shuffle --step 3 --bits 8 --kpt 8 --no-cub
+        run "$csv" 05_warp_shuffle --step 3 --no-cub
+        # the steps x digit widths: 05.1 and 05.2 at stage 04's 8 keys per thread, 05.3 at 16
+        begin "$out_dir/sweep05_bits.csv"
+        for k in 1 2; do for b in 1 2 4 8; do
+            run "$csv" 05_warp_shuffle --step "$k" --bits "$b" --no-cub; done; done
+        for b in 4 5 6 7 8; do run "$csv" 05_warp_shuffle --step 3 --bits "$b" --no-cub; done
         begin "$out_dir/sweep05_kpt.csv"
         for k in 1 2 4 8 12 16; do run "$csv" 05_warp_shuffle --kpt "$k" --no-cub; done
         begin "$out_dir/sweep05_block.csv" # the same 2048-key tiles, cut among more or fewer threads
@@ -195,12 +218,12 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         begin "$out_dir/sweep05_dist.csv" # every distribution, CUB on the same keys
         for d in uniform equal sorted reversed few and2 and4 high low; do
             run "$csv" 05_warp_shuffle --dist "$d"; done
-        # course report 001's v6 (one key per thread) and v7 (two): stage 04 and the warp
-        # rankings at the same settings, 4-bit digits, CUB in the same runs
+        # course report 001's v6 (one key per thread) and v7 (two): stage 04 and steps 05.1
+        # and 05.2 at the same settings, 4-bit digits, CUB in the same runs
         begin "$out_dir/sweep05_report.csv"
         for k in 1 2; do
             run "$csv" 04_paper_local_sort --bits 4 --kpt "$k"
-            for r in split ballot; do run "$csv" 05_warp_shuffle --rank "$r" --bits 4 --kpt "$k"; done
+            for st in 1 2; do run "$csv" 05_warp_shuffle --step "$st" --bits 4 --kpt "$k"; done
         done ;;
     nn06)
         # appended to: one K per call is allowed (NN06_BINS)

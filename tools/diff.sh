@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # diff.sh FROM TO - `make diff FROM=03 TO=04`: diff -u of the files of two steps of the
 # course (steps.txt; `make steps` lists them), then, on stderr, the names of the .cuh files
-# one step's folder has and the other's not: new code a step brings whole, to read whole.
+# one step's file includes and the other's not: new code a step brings whole, to read whole.
 # A step is named by its id, leading zeros optional: 4 or 04, 5.1 or 05.1, 6.3 or 06.3.
 # Any two steps may be diffed, across stages too (the diff is then not one lesson).
 # diff.sh --nn06 FROM TO - `make diff06 FROM=3 TO=4`: the same for versions of stage 06
@@ -32,14 +32,18 @@ a=$(file_of "$1") || exit 2
 b=$(file_of "$2") || exit 2
 diff -u "$a" "$b"
 status=$?
-from=$(dirname "$a")/ to=$(dirname "$b")/
-if [ "$from" != "$to" ]; then
-    for f in $(cd "$to" && ls *.cuh 2>/dev/null); do
-        [ -f "$from$f" ] || echo "$who: $to$f is new in this step and not in the diff: read it whole" >&2
-    done
-    for f in $(cd "$from" && ls *.cuh 2>/dev/null); do
-        [ -f "$to$f" ] || echo "$who: $from$f is gone in ${to%/}" >&2
-    done
-fi
+# included_cuh FILE: the .cuh files FILE includes, as paths (its folder, else common/)
+included_cuh() {
+    local h dir; dir=$(dirname "$1")
+    for h in $(sed -n 's/^#include "\([^"]*\.cuh\)".*/\1/p' "$1"); do
+        if [ -f "$dir/$h" ]; then echo "$dir/$h"; else echo "common/$h"; fi
+    done | sort -u
+}
+for f in $(comm -13 <(included_cuh "$a") <(included_cuh "$b")); do
+    echo "$who: $f is new in this step and not in the diff: read it whole" >&2
+done
+for f in $(comm -23 <(included_cuh "$a") <(included_cuh "$b")); do
+    echo "$who: $f is no longer used in this step" >&2
+done
 [ "$status" -le 1 ] && exit "$status"
 exit 2

@@ -3,8 +3,9 @@
 # each experiment copies the repository to a scratch folder, applies the change the lab
 # asks for, builds there (ARCH as make chooses) and runs what the answer reports.  Logs go
 # to $OUT (default build/lab-experiments) as <NAME>.log.  Needs a GPU, but for 06-nomargin.
-#   05-maxkpt1   stage 05, lab 3: the ballot split against the shuffle scan at one key per
-#                thread, as built (MAX_KPT 16) and with MAX_KPT 1 (no unrolled slots)
+#   05-maxkpt1   stage 05, lab 3: the ballot split (05.2) against the shuffle scan (05.1) at
+#                one key per thread, as built (MAX_KPT 16) and with MAX_KPT 1 in both
+#                step files (no unrolled slots)
 #   05-matchany  stage 05, lab 6: lanes_with_digit as one __match_any_sync; its test
 #                program, then the default sort at 2^24+1 and 2^28 keys, as built and changed
 #   06-nomargin  stage 06, lab 6 (CPU): nn_bin_sure_guess without the margin (f > 0 in
@@ -24,7 +25,7 @@
 #   06-warps17   stage 06, lab 10: version 17's packed pass with 20, 24, 28 and 32 warps
 #                (I_PACKED_WARPS), full size, K = 5000
 #   05-unstable  stage 05, lab 7: rank_in_warp with the highest lane as leader, counting
-#                the lanes above: which checks of test_05_warp_shuffle fail
+#                the lanes above: which checks of test_05_warp_shuffle_3 fail
 set -u
 cd "$(dirname "$0")/.."
 OUT=${OUT:-build/lab-experiments}
@@ -49,12 +50,12 @@ as_built_and_changed() {
     done
 }
 
-# local sort times of 05_warp_shuffle BIN at --bits 4 --kpt 1, both rankings, 9 runs each
+# local sort times of 05_warp_shuffle BIN at --bits 4 --kpt 1, steps 1 and 2, 9 runs each
 local_sorts() {
-    local bin=$1 rank
-    for rank in split ballot; do
-        echo "--- $bin --rank $rank --bits 4 --kpt 1 --runs 9 --no-cub"
-        "$bin" --rank "$rank" --bits 4 --kpt 1 --runs 9 --no-cub | grep -E '^  local_sort|^RESULT'
+    local bin=$1 step
+    for step in 1 2; do
+        echo "--- $bin --step $step --bits 4 --kpt 1 --runs 9 --no-cub"
+        "$bin" --step "$step" --bits 4 --kpt 1 --runs 9 --no-cub | grep -E '^  local_sort|^RESULT'
     done
 }
 
@@ -66,8 +67,10 @@ for name in "$@"; do
             echo "# $name $(date -u +%FT%TZ): stage 05 as built (MAX_KPT 16), then with MAX_KPT 1"
             make -s build/bin/05_warp_shuffle >/dev/null && local_sorts build/bin/05_warp_shuffle
             copy maxkpt1
-            sed -i 's/^#define MAX_KPT 16$/#define MAX_KPT 1/' "$scratch/maxkpt1/05_warp_shuffle/radix_sort.cu"
-            grep -q '^#define MAX_KPT 1$' "$scratch/maxkpt1/05_warp_shuffle/radix_sort.cu" || echo "PATCH FAILED"
+            for f in "$scratch"/maxkpt1/05_warp_shuffle/step[12]_*.cu; do
+                sed -i 's/^#define MAX_KPT 16$/#define MAX_KPT 1/' "$f"
+                grep -q '^#define MAX_KPT 1$' "$f" || echo "PATCH FAILED: $f"
+            done
             make -s -C "$scratch/maxkpt1" build/bin/05_warp_shuffle >/dev/null &&
                 local_sorts "$scratch/maxkpt1/build/bin/05_warp_shuffle"
         } >"$log" 2>&1 ;;
@@ -75,14 +78,14 @@ for name in "$@"; do
         {
             echo "# $name $(date -u +%FT%TZ): lanes_with_digit as __match_any_sync(FULL_WARP, digit)"
             copy matchany
-            f=$scratch/matchany/05_warp_shuffle/warp_primitives.cuh
+            f=$scratch/matchany/05_warp_shuffle/warp_multisplit.cuh
             awk '/^__device__ __forceinline__ unsigned lanes_with_digit/ { print; print "{"; print "    (void)width;";
                     print "    return __match_any_sync(FULL_WARP, digit);"; print "}"; skip = 1; next }
                  skip && /^}/ { skip = 0; next } !skip' "$f" >"$f.new" && mv "$f.new" "$f"
             grep -A4 '^__device__ __forceinline__ unsigned lanes_with_digit' "$f"
             make -s build/bin/05_warp_shuffle >/dev/null
-            make -s -C "$scratch/matchany" build/bin/05_warp_shuffle build/tests/test_05_warp_shuffle >/dev/null &&
-                "$scratch/matchany/build/tests/test_05_warp_shuffle" 2>&1 | tail -n 1
+            make -s -C "$scratch/matchany" build/bin/05_warp_shuffle build/tests/test_05_warp_shuffle_3 >/dev/null &&
+                "$scratch/matchany/build/tests/test_05_warp_shuffle_3" 2>&1 | tail -n 1
             as_built_and_changed 05_warp_shuffle "$scratch/matchany/build/bin/05_warp_shuffle" \
                 'histogram|scatter' 16777217 268435456
         } >"$log" 2>&1 ;;
@@ -186,16 +189,16 @@ for name in "$@"; do
         {
             echo "# $name $(date -u +%FT%TZ): rank_in_warp led by the highest lane, counting the lanes above"
             copy unstable
-            f=$scratch/unstable/05_warp_shuffle/warp_primitives.cuh
+            f=$scratch/unstable/05_warp_shuffle/warp_multisplit.cuh
             sed -i 's/    unsigned leader = __ffs(same) - 1;/    unsigned leader = 31 - __clz(same);/;
                     s/    return before + __popc(same \& ((1u << lane) - 1));/    return before + __popc(same \& ~((2u << lane) - 1));/' "$f"
             grep -c '31 - __clz(same)\|~((2u << lane) - 1)' "$f"
-            make -s -C "$scratch/unstable" build/tests/test_05_warp_shuffle >/dev/null &&
-                "$scratch/unstable/build/tests/test_05_warp_shuffle" >"$scratch/unstable.out" 2>&1
+            make -s -C "$scratch/unstable" build/tests/test_05_warp_shuffle_3 >/dev/null &&
+                "$scratch/unstable/build/tests/test_05_warp_shuffle_3" >"$scratch/unstable.out" 2>&1
             echo "the first failures, in the order the test program runs its checks:"
             head -n 5 "$scratch/unstable.out"
-            echo "failing one-pass checks (test_one_pass), by step and ranking:"
-            grep -o 'CHECK failed: [^:]*: [a-z_]*: rank=[a-z]*' "$scratch/unstable.out" | sed 's/.*: \([a-z_]*\): /\1 /' | sort | uniq -c
+            echo "failing one-pass checks (test_one_pass), by kernel output:"
+            grep -o 'CHECK failed: [^:]*: [a-z_ ]*: step=[0-9]*' "$scratch/unstable.out" | sed 's/.*: \([a-z_ ]*\): /\1 /' | sort | uniq -c
             echo "whole sorts by the changed stage, 1,000,000 keys of each distribution:"
             make -s -C "$scratch/unstable" build/bin/05_warp_shuffle >/dev/null
             for bits in 8 5; do

@@ -4,7 +4,7 @@
 # -v columns="..." replaces the sort stages' columns (stage 06 has its own).
 BEGIN {
     if (columns == "")
-        columns = "date stage n dist seed input mode rank bits hist scan block scan_block kpt " \
+        columns = "date stage step n dist seed input mode bits hist scan block scan_block kpt " \
                   "runs sort_ms min_ms gkeys_s local_sort_ms histogram_ms scan_ms transfer_ms " \
                   "scatter_ms local_sort_gbs histogram_gbs scan_gbs scatter_gbs " \
                   "local_sort_pct histogram_pct scan_pct scatter_pct copy_gbs " \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# run-stages.sh BIN_DIR STAGE... - `make run`: every stage at its defaults, then one
-# table in the style of the course reports (time, keys/s, speed-up over the previous
-# stage, cumulative speed-up, ratio to CUB).
+# run-stages.sh BIN_DIR STAGE... - `make run`: every stage at its defaults (each step
+# of stage 05 on its own), then one table in the style of the course reports (time,
+# keys/s, speed-up over the previous step, cumulative speed-up, ratio to CUB).
 #
 # Stage 06 runs at a classroom size, a tenth of the course report's problem
 # (RUN06_ARGS, default: -q 1000 --version all --runs 3 - 1,000 queries x 1,000,000
@@ -14,7 +14,19 @@
 set -u
 bin_dir=$1; shift
 results=() skipped=() failed=() tables_above=()
-for stage in "$@"; do
+# runs: "STAGE ARGS" a line - each step of a stage of several steps (05: its files
+# step1_*.cu ...) runs on its own, --step K, so that the table shows what each bought
+runs() {
+    local stage f
+    for stage in "$@"; do
+        if ls "$stage"/step[0-9]_*.cu >/dev/null 2>&1; then
+            for f in "$stage"/step[0-9]_*.cu; do f=${f##*/step}; echo "$stage --step ${f%%_*}"; done
+        else
+            echo "$stage"
+        fi
+    done
+}
+while read -r stage step_arg; do
     args=${RUN_ARGS:-}
     case $stage in
     06_*) args=${RUN06_ARGS:--q 1000 --version all --runs 3} ;;
@@ -22,13 +34,14 @@ for stage in "$@"; do
     # fastest is shown beside the median
     01_* | 02_*) args=${RUN_ARGS:---runs 9} ;;
     esac
-    echo "=== $stage $args ==="
+    args="${step_arg:+$step_arg }$args"
+    echo "=== $stage ${args% } ==="
     out=$("$bin_dir/$stage" $args 2>&1)
     rc=$?
     echo "$out"
     echo
     if [ "$rc" -eq 77 ]; then
-        skipped+=("$stage")
+        [[ " ${skipped[*]-} " == *" $stage "* ]] || skipped+=("$stage")
         continue
     fi
     [ "$rc" -eq 0 ] || failed+=("$stage (exit $rc)")
@@ -38,7 +51,7 @@ for stage in "$@"; do
     *)  if line=$(grep '^RESULT ' <<<"$out"); then results+=("$line")
         elif [ "$rc" -eq 0 ]; then failed+=("$stage (no RESULT line)"); fi ;;
     esac
-done
+done < <(runs "$@")
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
 
@@ -47,6 +60,8 @@ printf '%-24s %12s %10s %10s %12s %12s %10s %6s\n' stage "sort ms" "min ms" "Mke
 first="" prev=""
 for line in "${results[@]+"${results[@]}"}"; do
     stage=$(field stage "$line"); ms=$(field sort_ms "$line"); n=$(field n "$line"); min=$(field min_ms "$line")
+    step=$(field step "$line")
+    [ "$step" = "${stage:0:2}" ] || stage="$stage $step" # a step of a stage of several
     cub=$(field cub_ms "$line"); check=$(field check "$line")
     [ -n "$first" ] || first=$ms
     awk -v s="$stage" -v ms="$ms" -v min="$min" -v n="$n" -v prev="$prev" -v first="$first" -v cub="$cub" -v c="$check" 'BEGIN {
@@ -65,7 +80,7 @@ for line in "${results[@]+"${results[@]}"}"; do
     fi
 done
 echo "sort ms: the median run; min ms: the fastest (stages 01 and 02 run on the host's CPU, 9 runs)."
-echo "vs previous / cumulative: how many times faster than the previous stage / than stage 01."
+echo "vs previous / cumulative: how many times faster than the row above / than stage 01."
 echo "vs CUB: how many times CUB's time this stage takes (above 1: slower than CUB)."
 for stage in "${tables_above[@]+"${tables_above[@]}"}"; do
     echo "Stage $stage (distance histograms, not a sort) printed its own table above, under === $stage."

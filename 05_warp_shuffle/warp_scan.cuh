@@ -1,14 +1,11 @@
 /*
- * 05_warp_shuffle/warp_primitives.cuh - the warp-level tools of this stage:
- * scans made of register shuffles, and ranks made of ballots.  radix_sort.cu
- * includes this file; read it whole before `make diff FROM=04 TO=05`, which
- * shows where the sort uses these tools.
+ * 05_warp_shuffle/warp_scan.cuh - a block-wide scan made of register shuffles,
+ * the tool of step 05.1 (and of the steps after it).  Read it whole before
+ * `make diff FROM=04 TO=05.1`, which shows where the sort uses it.
  *
  *   warp_inclusive_scan   a scan of one value per lane: 5 __shfl_up_sync;
  *   scan_warp_totals      the one step that needs shared memory: the warps' totals;
- *   block_exclusive_scan  the two together: stage 04's block scan, replaced;
- *   lanes_with_digit      k ballots: the lanes that hold this lane's digit;
- *   rank_in_warp          a key's place among the warp's keys of its digit.
+ *   block_exclusive_scan  the two together: stage 04's block scan, replaced.
  */
 
 #define FULL_WARP 0xFFFFFFFFu
@@ -63,43 +60,4 @@ __device__ uint32_t block_exclusive_scan(uint32_t v, uint32_t *s_warp, uint32_t 
     uint32_t inclusive = warp_inclusive_scan(v);
     uint32_t warp_total = __shfl_sync(FULL_WARP, inclusive, 31);
     return scan_warp_totals(warp_total, s_warp, total) + inclusive - v;
-}
-
-/* ---- ranks by ballots ------------------------------------------------------ */
-
-/* The lanes of this warp whose digit equals this lane's: one ballot per bit
- * of the digit, each keeping the lanes that agree with this lane on that bit. */
-__device__ __forceinline__ unsigned lanes_with_digit(uint32_t digit, int width)
-{
-    unsigned same = FULL_WARP;
-#pragma unroll
-    for (int b = 0; b < 8; b++) {
-        if (b < width) {
-            unsigned ones = __ballot_sync(FULL_WARP, (digit >> b) & 1u);
-            same &= (digit >> b) & 1u ? ones : ~ones;
-        }
-    }
-    return same;
-}
-
-/* The place of this lane's key among the warp's keys of its digit so far:
- * the warp's running count of the digit (count[digit]) plus the lanes below
- * holding the same digit.  The lowest such lane updates the count for all of
- * them and hands the old count to the others with a shuffle. */
-__device__ __forceinline__ uint32_t rank_in_warp(uint32_t digit, int width, uint32_t *count)
-{
-    const unsigned lane = threadIdx.x % 32;
-    unsigned same = lanes_with_digit(digit, width);
-    unsigned leader = __ffs(same) - 1;
-    uint32_t before = 0;
-    if (lane == leader) {
-        before = count[digit];
-        count[digit] = before + __popc(same);
-    }
-    /* The lanes of a warp may run apart, and a shuffle does not order shared memory:
-     * without this, the next key's leader (maybe another lane) could read count[]
-     * before this leader's write reaches it. */
-    __syncwarp();
-    before = __shfl_sync(FULL_WARP, before, leader);
-    return before + __popc(same & ((1u << lane) - 1));
 }
