@@ -58,7 +58,7 @@ lines() {
     local extra=${11:-} prefix=${12:-} key=${13:-bottom right}
     [ -f "$csv" ] || { echo "  (no $csv: $name not drawn)"; return; }
     { cols "$csv" "$group $x $y" "$where"; [ -z "$extra" ] || echo "$extra"; } | awk -F'\t' -v prefix="$prefix" '
-        $1 ~ /^[0-9]+$/ { $1 = prefix $1 }
+        $1 ~ /^[0-9.]+$/ { $1 = prefix $1 }
         { if (!($1 in seen)) { seen[$1] = ++n; name[n] = $1 } rows[seen[$1]] = rows[seen[$1]] $2 "\t" $3 "\n" }
         END { for (i = 1; i <= n; i++) printf "%s%s\t%s\n%s", (i > 1 ? "\n\n" : ""), name[i], name[i], rows[i] }' \
         >"$tmp/$name.dat"
@@ -110,7 +110,7 @@ for dir in "${dirs[@]}"; do
     mkdir -p "$out"
     echo "plots: $dir"
     r=$dir
-    bars "$r/stages.csv" stages "Every stage at its defaults, and CUB on the same keys" stage \
+    bars "$r/stages.csv" stages "Every step at its defaults, and CUB on the same keys" step \
         "sort (ms, log scale)" "2^24+1_keys:n=16777217:sort_ms 2^28_keys:n=268435456:sort_ms CUB,_2^24+1:n=16777217:cub_ms CUB,_2^28:n=268435456:cub_ms"
     # CUB's rate, from its time in the same runs as stage 05, is one more line
     cub_rate=""
@@ -132,9 +132,9 @@ for dir in "${dirs[@]}"; do
         scan_block sort_ms stage "threads per scan block" "sort (ms)" "" x
     lines "$r/sweep04_kpt.csv" sweep04_kpt "Stage 04: keys per thread and in-block scan" \
         kpt sort_ms scan "keys per thread" "sort (ms)" "" x
-    lines "$r/sweep05_rank_bits.csv" sweep05_rank_bits "Stage 05: ranking and digit width" \
-        bits sort_ms rank "digit width (bits)" "sort (ms)" "" y
-    lines "$r/sweep05_kpt.csv" sweep05_kpt "Stage 05 (multisplit, 8 bits): keys per thread" \
+    lines "$r/sweep05_bits.csv" sweep05_bits "Stage 05: each step and the digit width" \
+        bits sort_ms step "digit width (bits)" "sort (ms)" "" y "" "step "
+    lines "$r/sweep05_kpt.csv" sweep05_kpt "Step 05.3 (multisplit, 8 bits): keys per thread" \
         kpt sort_ms stage "keys per thread" "sort (ms)" "" xy
     bars "$r/nn06.csv" nn06 "Stage 06 at the full size: every version and both cuBLAS baselines" version \
         "time (ms, log scale)" "K_=_5:bins=5:ms K_=_5000:bins=5000:ms"
