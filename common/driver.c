@@ -122,6 +122,8 @@ static void print_option_fields(const sort_options *o)
         printf(" scan_block=%d", o->scan_block);
     if (uses & USES_KPT)
         printf(" kpt=%d", o->kpt);
+    if (uses & USES_SKIP)
+        printf(" skip=%s", o->no_skip ? "off" : "on");
 }
 
 /* "the radix sort is 9.6x faster", or slower; under a hundredth of a millisecond the

@@ -48,7 +48,7 @@ static const option_spec OPTIONS[] = {
     {"--help", 0, 0},      {"-h", 0, 0},            {"--bits", USES_BITS, 1},
     {"--block", USES_BLOCK, 1}, {"--scan-block", USES_SCAN_BLOCK, 1},
     {"--kpt", USES_KPT, 1},  {"--hist", USES_HIST, 1}, {"--scan", USES_SCAN, 1},
-    {"--mode", USES_MODE, 1}, {"--step", 0, 1},
+    {"--mode", USES_MODE, 1}, {"--step", 0, 1}, {"--no-skip", USES_SKIP, 0},
 };
 enum { OPTION_COUNT = sizeof OPTIONS / sizeof OPTIONS[0] };
 
@@ -171,6 +171,8 @@ static int apply_option(const option_spec *o, const char *value, const stage_inf
     } else if (!strcmp(name, "--mode")) {
         if (parse_mode(v, &cfg->sort.mode))
             BAD_VALUE("--mode '%s': expected plain or blocked", shown.text);
+    } else if (!strcmp(name, "--no-skip")) {
+        cfg->sort.no_skip = 1;
     } else if (!strcmp(name, "--verbose") || !strcmp(name, "-v")) {
         cfg->verbose = 1;
     } else if (!strcmp(name, "--no-cub")) {
@@ -385,4 +387,7 @@ void print_sort_usage(FILE *f, const stage_info *stage)
     if (stage->uses & USES_SCAN)
         fprintf(f, "  --scan NAME       scan: hillis-steele (hs, 1) or blelloch (2) (default %s)\n",
                 scan_variant_name(d->scan_variant));
+    if (stage->uses & USES_SKIP)
+        fprintf(f, "  --no-skip         run every pass, also one whose digit is the same for every "
+                   "key (by default such a pass is skipped)\n");
 }

@@ -39,6 +39,7 @@ typedef struct {
     int hist_variant; /* stage 02: 1 sectioned, 2 interleaved, 3 privatised in shared memory */
     int scan_variant; /* enum scan_variant */
     int mode;         /* enum sort_mode (stage 01) */
+    int no_skip;      /* stage 07: run every pass, also one whose digit is the same for all keys */
     int poison;       /* fill the stage's own buffers with garbage first (tests) */
 } sort_options;
 
@@ -51,6 +52,7 @@ enum {
     USES_HIST = 1u << 4,
     USES_SCAN = 1u << 5,
     USES_MODE = 1u << 6,
+    USES_SKIP = 1u << 7,
 };
 
 /* The values a stage accepts for a numeric option: min..max, and only powers

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# test_cli_07_onesweep.sh - stage 07's command line, on any machine: every bad input
+# gets one line on stderr and exit 2 before the GPU is looked for (so never the 77 of
+# "no GPU"), among them the options the stage cannot honour; good options reach the GPU
+# check (or run, where there is a GPU).
+set -u
+bin=${BIN_DIR:-build/bin}/07_onesweep
+[ -x "$bin" ] || { echo "missing $bin (run make first)"; exit 1; }
+source "$(dirname "$0")/cli_lib.sh"
+
+sort_bad_input
+ranges_as_help
+expect_error "1..8" --bits 9
+expect_error "32..1024, powers of two" --block 33
+expect_error "--kpt 17" --kpt 17
+expect_error "a thread per digit" --block 128
+expect_error "a thread per digit" --bits 7 --block 64
+expect_error "shared memory" --block 1024 --kpt 16
+expect_error "30-bit" -n 1073741824
+expect_error "--no-skip takes no value" --no-skip=1
+expect_error "07_onesweep is a stage of one step" --step 2
+expect_error "not an option of 07_onesweep" --scan blelloch
+expect_error "not an option of 07_onesweep" --scan-block 256
+expect_accepted -n 1000 --runs 1 --kpt 1 --no-cub
+expect_accepted -n 1000 --runs 1 --bits 7 --block 128 --no-cub
+expect_accepted -n 1000 --runs 1 --dist equal --no-skip --no-cub
+finish test_cli_07_onesweep
