@@ -48,7 +48,7 @@ const stage_info STAGE = {
     .step_name = {"histogram", "scatter"},
     .uses = USES_BITS | USES_BLOCK | USES_KPT | USES_SKIP,
     .defaults = {.bits = 8, .block = 256, .kpt = 16},
-    .range = {.bits = {1, 8}, .block = {32, 1024, 1}, .kpt = {1, MAX_KPT}},
+    .range = {.bits = {1, 8}, .block = {32, 512, 1}, .kpt = {1, MAX_KPT}},
 };
 
 /* Shared memory of a pass: the tile, each warp's count of each digit, each
@@ -118,9 +118,18 @@ double stage_step_bytes(const sort_options *opt, size_t n, int step)
 
 __device__ uint32_t digit_of(uint32_t key, int shift, uint32_t mask) { return (key >> shift) & mask; }
 
+/* One key's digits, one count each, in the block's counters. */
+__device__ __forceinline__ void count_digits(uint32_t *s_count, uint32_t key, int bits, int passes)
+{
+    const uint32_t bins = 1u << bits;
+    for (int p = 0; p < passes; p++)
+        atomicAdd(&s_count[p * bins + digit_of(key, p * bits, bins - 1)], 1u);
+}
+
 /* counts[p * 2^bits + d]: the keys whose digit of pass p is d.  Each block
  * counts its share of the keys in shared memory (one counter a pass and
- * digit), then adds its counts to the global ones. */
+ * digit), four keys to a 16-byte load, then adds its counts to the global
+ * ones. */
 __global__ void all_pass_histogram(const uint32_t *keys, size_t n, int bits, int passes,
                                    uint32_t *counts)
 {
@@ -129,33 +138,52 @@ __global__ void all_pass_histogram(const uint32_t *keys, size_t n, int bits, int
     for (uint32_t i = threadIdx.x; i < passes * bins; i += blockDim.x)
         s_count[i] = 0;
     __syncthreads();
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        uint32_t key = keys[i];
-        for (int p = 0; p < passes; p++)
-            atomicAdd(&s_count[p * bins + digit_of(key, p * bits, bins - 1)], 1u);
+    const size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    const uint4 *keys4 = (const uint4 *)keys; /* cudaMalloc aligns to 256 bytes */
+    for (size_t i = first; i < n / 4; i += stride) {
+        uint4 k = keys4[i];
+        count_digits(s_count, k.x, bits, passes);
+        count_digits(s_count, k.y, bits, passes);
+        count_digits(s_count, k.z, bits, passes);
+        count_digits(s_count, k.w, bits, passes);
     }
+    for (size_t i = n / 4 * 4 + first; i < n; i += stride)
+        count_digits(s_count, keys[i], bits, passes);
     __syncthreads();
     for (uint32_t i = threadIdx.x; i < passes * bins; i += blockDim.x)
         if (s_count[i] != 0)
             atomicAdd(&counts[i], s_count[i]);
 }
 
-/* One block a pass, a thread a digit: the counts become where each digit's
- * run starts in the output (an exclusive scan), and skip[p] says whether one
- * digit holds all n keys - a pass that would move nothing. */
-__global__ void digit_starts(uint32_t *counts, int bits, size_t n, int *skip)
+/* A pass's plan: skip it, or read buffer `from` (0 or 1) and write the other. */
+enum { PLAN_SKIP = 2 };
+
+/* One block, a thread a digit: each pass's counts become where each digit's
+ * run starts in the output (an exclusive scan), and the passes' plan: a pass
+ * where one digit holds all n keys would move nothing, and is skipped (unless
+ * no_skip); the others read the buffer the pass before them wrote.
+ * plan[passes] is the buffer that holds the sorted keys at the end. */
+__global__ void digit_starts(uint32_t *counts, int bits, int passes, size_t n, int no_skip,
+                             int *plan)
 {
     __shared__ uint32_t s_warp[33];
     const uint32_t bins = 1u << bits, d = threadIdx.x;
-    uint32_t *pass = counts + (size_t)blockIdx.x * bins;
-    uint32_t count = d < bins ? pass[d] : 0, all;
-    uint32_t start = block_exclusive_scan(count, s_warp, &all);
-    int one_digit = __syncthreads_or(d < bins && count == n);
-    if (d < bins)
-        pass[d] = start;
+    int from = 0;
+    for (int p = 0; p < passes; p++) {
+        uint32_t *pass = counts + (size_t)p * bins;
+        uint32_t count = d < bins ? pass[d] : 0, all;
+        uint32_t start = block_exclusive_scan(count, s_warp, &all);
+        int one_digit = __syncthreads_or(d < bins && count == n);
+        if (d < bins)
+            pass[d] = start;
+        if (d == 0)
+            plan[p] = one_digit && !no_skip ? PLAN_SKIP : from;
+        if (!one_digit || no_skip)
+            from ^= 1;
+    }
     if (d == 0)
-        skip[blockIdx.x] = one_digit;
+        plan[passes] = from;
 }
 
 /* ---- 2. a pass: ticket, rank, look back, reorder, write runs ------------ */
@@ -221,20 +249,25 @@ __device__ __forceinline__ uint32_t multisplit_tile(const uint32_t *key, uint32_
     return count;
 }
 
-/* Thread d of tile b: the keys of digit d in the tiles before b.  It publishes
- * the tile's own count at once (AGGREGATE), then walks back over the tiles
- * before, adding their counts, until one that knows its whole prefix (PREFIX);
- * then it publishes the tile's prefix for the tiles after it.  Tile 0 knows
- * its prefix at once.  The words are volatile: each read sees the last word
- * written, not a copy cached in the SM. */
+/* Thread d of tile b publishes the tile's count of digit d as soon as it is
+ * known, before the tile is ranked: the tiles after it need not wait for the
+ * ranking.  Tile 0's count is its whole prefix.  The words are volatile: each
+ * read sees the last word written, not a copy cached in the SM. */
+__device__ void publish_count(volatile uint32_t *lookback, size_t b, uint32_t bins, uint32_t d,
+                              uint32_t count)
+{
+    lookback[b * bins + d] = (b == 0 ? LOOKBACK_PREFIX : LOOKBACK_AGGREGATE) | count;
+}
+
+/* Thread d of tile b: the keys of digit d in the tiles before b.  It walks
+ * back over the tiles before, adding their counts, until one that knows its
+ * whole prefix (PREFIX); then it publishes the tile's prefix for the tiles
+ * after it. */
 __device__ uint32_t look_back(volatile uint32_t *lookback, size_t b, uint32_t bins, uint32_t d,
                               uint32_t count)
 {
-    if (b == 0) {
-        lookback[d] = LOOKBACK_PREFIX | count;
+    if (b == 0)
         return 0;
-    }
-    lookback[b * bins + d] = LOOKBACK_AGGREGATE | count;
     uint32_t before = 0;
     for (size_t j = b - 1;; j--) {
         uint32_t word;
@@ -249,14 +282,17 @@ __device__ uint32_t look_back(volatile uint32_t *lookback, size_t b, uint32_t bi
     return before;
 }
 
-/* One pass over all tiles.  A block takes the next tile by ticket (so that
- * the tiles it waits on belong to blocks that started before it), ranks it,
- * finds each digit's place in the output - where the digit's run starts
- * (starts[d]) plus the tile's prefix from the look-back - reorders the tile in
- * shared memory and writes each run of equal digits to consecutive addresses.
- * It also clears its tile's words of the next pass's look-back table. */
-__global__ void onesweep_pass(const uint32_t *src, uint32_t *dst, size_t n, int shift, int width,
-                              int kpt, const uint32_t *starts, uint32_t *lookback,
+/* One pass over all tiles, from buffer plan[pass] into the other (or none:
+ * a skipped pass returns at once).  A block takes the next tile by ticket (so
+ * that the tiles it waits on belong to blocks that started before it), counts
+ * its digits and publishes the counts, ranks the tile, finds each digit's
+ * place in the output - where the digit's run starts (starts[d]) plus the
+ * tile's prefix from the look-back - reorders the tile in shared memory and
+ * writes each run of equal digits to consecutive addresses.  It also clears
+ * its tile's words of the next pass's look-back table. */
+__global__ void onesweep_pass(uint32_t *buffer0, uint32_t *buffer1, size_t n, int pass,
+                              int shift, int width, int kpt, const int *plan,
+                              const uint32_t *starts, uint32_t *lookback,
                               uint32_t *next_lookback, uint32_t *tickets)
 {
     extern __shared__ uint32_t shared[];
@@ -269,13 +305,32 @@ __global__ void onesweep_pass(const uint32_t *src, uint32_t *dst, size_t n, int 
     uint32_t *s_place = s_start + bins;                   /* bins words */
     uint32_t *s_scan = s_place + bins;                    /* 33 words */
 
+    const int from = plan[pass];
+    if (from == PLAN_SKIP) { /* nothing to move; the next pass's table still needs clearing */
+        for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x)
+            next_lookback[(size_t)blockIdx.x * bins + d] = 0;
+        return;
+    }
+    const uint32_t *src = from ? buffer1 : buffer0;
+    uint32_t *dst = from ? buffer0 : buffer1;
     if (threadIdx.x == 0)
         s_ticket = atomicAdd(tickets, 1u);
+    for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x)
+        s_place[d] = 0; /* the tile's count of each digit, first */
     __syncthreads();
     const size_t b = s_ticket;
     uint32_t key[MAX_KPT], pos[MAX_KPT];
     load_warp_striped(src, n, b, kpt, key);
-    uint32_t count = multisplit_tile(key, pos, kpt, shift, width, s_count, s_start, s_scan);
+    size_t first = warp_striped_first(b, kpt);
+#pragma unroll
+    for (int j = 0; j < MAX_KPT; j++)
+        if (j < kpt && first + 32 * j < n) /* the padding is not counted */
+            atomicAdd(&s_place[digit_of(key[j], shift, mask)], 1u);
+    __syncthreads();
+    uint32_t count = threadIdx.x < bins ? s_place[threadIdx.x] : 0;
+    if (threadIdx.x < bins)
+        publish_count(lookback, b, bins, threadIdx.x, count);
+    multisplit_tile(key, pos, kpt, shift, width, s_count, s_start, s_scan);
     if (threadIdx.x < bins) {
         uint32_t before = look_back(lookback, b, bins, threadIdx.x, count);
         s_place[threadIdx.x] = starts[threadIdx.x] + before - s_start[threadIdx.x];
@@ -304,41 +359,41 @@ typedef struct {
     uint32_t *d_starts;     /* [pass][digit] counts, then where each run starts */
     uint32_t *d_lookback;   /* two tables of tiles x 2^bits words, then the tickets */
     uint32_t *d_tickets;    /* one counter a pass */
-    int *d_skip;            /* one flag a pass */
+    int *d_plan;            /* each pass's plan, then the buffer of the sorted keys */
     int histogram_blocks;   /* 4 a multiprocessor: the histogram's grid */
     step_timer timer;
     sort_report *rep;
 } sort_context;
 
-/* One pass from src into dst, the ran-th pass that runs (skipped ones do not
- * count): it uses look-back table ran % 2 and clears the other for the next
- * pass that runs (the one before, its last user, has finished). */
-static void sort_pass(sort_context *c, uint32_t *d_src, uint32_t *d_dst, int pass, int ran,
-                      int shift, int width)
+/* One pass between the two key buffers, as its plan says.  Pass p uses
+ * look-back table p % 2 and clears the other for pass p + 1 (pass p - 1, its
+ * last user, has finished; a skipped pass clears it too). */
+static void sort_pass(sort_context *c, uint32_t *d_a, uint32_t *d_b, int pass, int shift,
+                      int width)
 {
     const sort_options *opt = c->opt;
     size_t bins = (size_t)1 << opt->bits, table = bins * c->tiles;
-    uint32_t *lookback = c->d_lookback + (size_t)(ran % 2) * table;
-    uint32_t *next = c->d_lookback + (size_t)((ran + 1) % 2) * table;
+    uint32_t *lookback = c->d_lookback + (size_t)(pass % 2) * table;
+    uint32_t *next = c->d_lookback + (size_t)((pass + 1) % 2) * table;
     onesweep_pass<<<c->tiles, opt->block, downsweep_shared_bytes(opt->block, opt->kpt, width)>>>(
-        d_src, d_dst, c->n, shift, width, opt->kpt, c->d_starts + pass * bins, lookback, next,
-        c->d_tickets + pass);
+        d_a, d_b, c->n, pass, shift, width, opt->kpt, c->d_plan, c->d_starts + pass * bins,
+        lookback, next, c->d_tickets + pass);
     CUDA_CHECK_LAUNCH();
     step_timer_mark(&c->timer, pass, STEP_SCATTER);
 }
 
-/* Every pass's digit counts, where each digit's run starts, and which passes
- * have one digit only: into skip[] on the host. */
-static void histogram(sort_context *c, const uint32_t *d_keys, int passes, int *skip)
+/* Every pass's digit counts, where each digit's run starts, and the passes'
+ * plan - on the GPU: the host launches every pass and waits for nothing. */
+static void histogram(sort_context *c, const uint32_t *d_keys, int passes)
 {
     const sort_options *opt = c->opt;
     size_t bins = (size_t)1 << opt->bits;
     all_pass_histogram<<<c->histogram_blocks, 256, passes * bins * sizeof(uint32_t)>>>(d_keys, c->n, opt->bits,
                                                                            passes, c->d_starts);
     CUDA_CHECK_LAUNCH();
-    digit_starts<<<passes, bins < 32 ? 32 : bins>>>(c->d_starts, opt->bits, c->n, c->d_skip);
+    digit_starts<<<1, bins < 32 ? 32 : bins>>>(c->d_starts, opt->bits, passes, c->n, opt->no_skip,
+                                               c->d_plan);
     CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaMemcpy(skip, c->d_skip, passes * sizeof(int), cudaMemcpyDeviceToHost));
     step_timer_mark(&c->timer, 0, STEP_HISTOGRAM);
 }
 
@@ -354,7 +409,7 @@ static void context_create(sort_context *c, size_t n, const sort_options *opt, s
     c->d_starts = (uint32_t *)gpu_alloc(MAX_PASSES * bins * sizeof(uint32_t), opt->poison);
     c->d_lookback = (uint32_t *)gpu_alloc((2 * table + MAX_PASSES) * sizeof(uint32_t), opt->poison);
     c->d_tickets = c->d_lookback + 2 * table;
-    c->d_skip = (int *)gpu_alloc(MAX_PASSES * sizeof(int), opt->poison);
+    c->d_plan = (int *)gpu_alloc((MAX_PASSES + 1) * sizeof(int), opt->poison);
     CUDA_CHECK(cudaDeviceGetAttribute(&c->histogram_blocks, cudaDevAttrMultiProcessorCount, 0));
     c->histogram_blocks *= 4;
     step_timer_create(&c->timer);
@@ -371,7 +426,7 @@ static void context_clear(sort_context *c)
 static void context_destroy(sort_context *c)
 {
     step_timer_destroy(&c->timer);
-    gpu_free(c->d_skip);
+    gpu_free(c->d_plan);
     gpu_free(c->d_lookback);
     gpu_free(c->d_starts);
 }
@@ -397,20 +452,15 @@ int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort
 
     step_timer_start(&c.timer);
     context_clear(&c);
-    int skip[MAX_PASSES];
-    histogram(&c, d_a, passes, skip);
-    uint32_t *src = d_a, *dst = d_b;
-    for (int pass = 0, ran = 0; pass < passes; pass++) {
-        if (skip[pass] && !opt->no_skip)
-            continue; /* every key has the same digit: the pass would move nothing */
-        sort_pass(&c, src, dst, pass, ran++, pass * opt->bits, bits_in_pass(opt->bits, pass));
-        uint32_t *t = src;
-        src = dst;
-        dst = t;
-    }
+    histogram(&c, d_a, passes);
+    for (int pass = 0; pass < passes; pass++)
+        sort_pass(&c, d_a, d_b, pass, pass * opt->bits, bits_in_pass(opt->bits, pass));
     step_timer_collect(&c.timer, rep);
 
     t0 = host_time_ms();
+    int sorted_in;
+    CUDA_CHECK(cudaMemcpy(&sorted_in, c.d_plan + passes, sizeof sorted_in, cudaMemcpyDeviceToHost));
+    const uint32_t *src = sorted_in ? d_b : d_a;
     CUDA_CHECK(cudaMemcpy(keys_out, src, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     gpu_free(d_b);
     gpu_free(d_a);

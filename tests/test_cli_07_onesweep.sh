@@ -11,11 +11,12 @@ source "$(dirname "$0")/cli_lib.sh"
 sort_bad_input
 ranges_as_help
 expect_error "1..8" --bits 9
-expect_error "32..1024, powers of two" --block 33
+expect_error "32..512, powers of two" --block 33
+expect_error "32..512, powers of two" --block 1024
 expect_error "--kpt 17" --kpt 17
 expect_error "a thread per digit" --block 128
 expect_error "a thread per digit" --bits 7 --block 64
-expect_error "shared memory" --block 1024 --kpt 16
+expect_error "shared memory" --block 512 --kpt 16
 expect_error "30-bit" -n 1073741824
 expect_error "--no-skip takes no value" --no-skip=1
 expect_error "07_onesweep is a stage of one step" --step 2
