@@ -458,9 +458,12 @@ int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort
     step_timer_collect(&c.timer, rep);
 
     t0 = host_time_ms();
-    int sorted_in;
-    CUDA_CHECK(cudaMemcpy(&sorted_in, c.d_plan + passes, sizeof sorted_in, cudaMemcpyDeviceToHost));
-    const uint32_t *src = sorted_in ? d_b : d_a;
+    int plan[MAX_PASSES + 1]; /* each pass's plan, then the buffer of the sorted keys */
+    CUDA_CHECK(cudaMemcpy(plan, c.d_plan, (passes + 1) * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int pass = 0; pass < passes; pass++)
+        if (plan[pass] == PLAN_SKIP)
+            rep->skipped |= 1u << pass;
+    const uint32_t *src = plan[passes] ? d_b : d_a;
     CUDA_CHECK(cudaMemcpy(keys_out, src, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     gpu_free(d_b);
     gpu_free(d_a);

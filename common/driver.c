@@ -247,7 +247,7 @@ static void print_steps(const sort_report *rep, const sort_options *opt, size_t 
         printf("  #%d (bits %d..%d):", p + 1, low, high);
         for (int s = 0; s < STEP->nsteps; s++)
             printf(" + %s %.3f ms", STEP->step_name[s], rep->pass_ms[p][s]);
-        printf("\n");
+        printf("%s\n", rep->skipped >> p & 1u ? " (skipped: one digit for every key)" : "");
     }
 }
 

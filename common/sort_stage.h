@@ -69,6 +69,7 @@ typedef struct {
     int npasses;
     double pass_ms[MAX_PASSES][MAX_STEPS]; /* time of each step of each pass */
     double setup_ms; /* allocation, upload and download: reported apart, not in the sort time */
+    uint32_t skipped; /* bit p: pass p was skipped, its digit the same for every key (stage 07) */
 } sort_report;
 
 typedef struct {
