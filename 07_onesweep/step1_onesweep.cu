@@ -1,6 +1,6 @@
 /*
- * 07_onesweep/radix_sort.cu - the single-pass sort of Adinets & Merrill
- * ("Onesweep", 2022), the design of CUB's radix sort.
+ * 07_onesweep/step1_onesweep.cu - step 07.1: the single-pass sort of Adinets
+ * & Merrill ("Onesweep", 2022), the design of CUB's radix sort.
  *
  * What changed since step 05.3 (the whole story: README.md)
  *   One histogram kernel counts the digits of every pass in one read of the
@@ -9,13 +9,12 @@
  *   scan over the tiles before it (decoupled look-back) - no upsweep, no scan
  *   of a table: 4 + 8 x 4 = 36 bytes a key, against 48.  A tile waits only on
  *   tiles whose tickets came first, so on blocks already running: it cannot
- *   wait forever.  Second idea: a pass whose digit is the same for every key
- *   (the histogram shows it) is skipped outright (--no-skip keeps it).
+ *   wait forever.
  *
  * Steps: histogram (every pass's digit counts, once), then per pass scatter
  * (ticket, rank, look back, reorder the tile, write runs).
  *
- * Run:  build/bin/07_onesweep --verbose            (8-bit digits, 256 threads x 16 keys)
+ * Run:  build/bin/07_onesweep --step 1 --verbose     (8-bit digits, 256 threads x 16 keys)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +45,7 @@ const stage_info STAGE = {
     .needs_gpu = 1,
     .nsteps = 2,
     .step_name = {"histogram", "scatter"},
-    .uses = USES_BITS | USES_BLOCK | USES_KPT | USES_SKIP,
+    .uses = USES_BITS | USES_BLOCK | USES_KPT,
     .defaults = {.bits = 8, .block = 256, .kpt = 16},
     .range = {.bits = {1, 8}, .block = {32, 512, 1}, .kpt = {1, MAX_KPT}},
 };
@@ -105,8 +104,7 @@ size_t stage_device_bytes(const sort_options *opt, size_t n)
 /* Device memory each step moves (L: a pass's look-back words, 2^k a tile):
  * histogram: the keys once, for every pass; scatter, every pass: the keys in
  * and out, L written twice (aggregate, prefix) and cleared for the next pass.
- * 4 + 8 bytes of keys a key and pass: 36 for 4 passes, against 05.3's 48.
- * A skipped pass moves nothing; the model counts every pass. */
+ * 4 + 8 bytes of keys a key and pass: 36 for 4 passes, against 05.3's 48. */
 double stage_step_bytes(const sort_options *opt, size_t n, int step)
 {
     double passes = passes_for_bits(opt->bits), keys = 4.0 * (double)n;
@@ -156,34 +154,19 @@ __global__ void all_pass_histogram(const uint32_t *keys, size_t n, int bits, int
             atomicAdd(&counts[i], s_count[i]);
 }
 
-/* A pass's plan: skip it, or read buffer `from` (0 or 1) and write the other. */
-enum { PLAN_SKIP = 2 };
-
 /* One block, a thread a digit: each pass's counts become where each digit's
- * run starts in the output (an exclusive scan), and the passes' plan: a pass
- * where one digit holds all n keys would move nothing, and is skipped (unless
- * no_skip); the others read the buffer the pass before them wrote.
- * plan[passes] is the buffer that holds the sorted keys at the end. */
-__global__ void digit_starts(uint32_t *counts, int bits, int passes, size_t n, int no_skip,
-                             int *plan)
+ * run starts in the output (an exclusive scan). */
+__global__ void digit_starts(uint32_t *counts, int bits, int passes)
 {
     __shared__ uint32_t s_warp[33];
     const uint32_t bins = 1u << bits, d = threadIdx.x;
-    int from = 0;
     for (int p = 0; p < passes; p++) {
         uint32_t *pass = counts + (size_t)p * bins;
         uint32_t count = d < bins ? pass[d] : 0, all;
         uint32_t start = block_exclusive_scan(count, s_warp, &all);
-        int one_digit = __syncthreads_or(d < bins && count == n);
         if (d < bins)
             pass[d] = start;
-        if (d == 0)
-            plan[p] = one_digit && !no_skip ? PLAN_SKIP : from;
-        if (!one_digit || no_skip)
-            from ^= 1;
     }
-    if (d == 0)
-        plan[passes] = from;
 }
 
 /* ---- 2. a pass: ticket, rank, look back, reorder, write runs ------------ */
@@ -282,17 +265,16 @@ __device__ uint32_t look_back(volatile uint32_t *lookback, size_t b, uint32_t bi
     return before;
 }
 
-/* One pass over all tiles, from buffer plan[pass] into the other (or none:
- * a skipped pass returns at once).  A block takes the next tile by ticket (so
- * that the tiles it waits on belong to blocks that started before it), counts
+/* One pass over all tiles, from src into dst.  A block takes the next tile by
+ * ticket (so that the tiles it waits on belong to blocks that started before
+ * it), counts
  * its digits and publishes the counts, ranks the tile, finds each digit's
  * place in the output - where the digit's run starts (starts[d]) plus the
  * tile's prefix from the look-back - reorders the tile in shared memory and
  * writes each run of equal digits to consecutive addresses.  It also clears
  * its tile's words of the next pass's look-back table. */
-__global__ void onesweep_pass(uint32_t *buffer0, uint32_t *buffer1, size_t n, int pass,
-                              int shift, int width, int kpt, const int *plan,
-                              const uint32_t *starts, uint32_t *lookback,
+__global__ void onesweep_pass(const uint32_t *src, uint32_t *dst, size_t n, int shift, int width,
+                              int kpt, const uint32_t *starts, uint32_t *lookback,
                               uint32_t *next_lookback, uint32_t *tickets)
 {
     extern __shared__ uint32_t shared[];
@@ -305,14 +287,6 @@ __global__ void onesweep_pass(uint32_t *buffer0, uint32_t *buffer1, size_t n, in
     uint32_t *s_place = s_start + bins;                   /* bins words */
     uint32_t *s_scan = s_place + bins;                    /* 33 words */
 
-    const int from = plan[pass];
-    if (from == PLAN_SKIP) { /* nothing to move; the next pass's table still needs clearing */
-        for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x)
-            next_lookback[(size_t)blockIdx.x * bins + d] = 0;
-        return;
-    }
-    const uint32_t *src = from ? buffer1 : buffer0;
-    uint32_t *dst = from ? buffer0 : buffer1;
     if (threadIdx.x == 0)
         s_ticket = atomicAdd(tickets, 1u);
     for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x)
@@ -359,16 +333,14 @@ typedef struct {
     uint32_t *d_starts;     /* [pass][digit] counts, then where each run starts */
     uint32_t *d_lookback;   /* two tables of tiles x 2^bits words, then the tickets */
     uint32_t *d_tickets;    /* one counter a pass */
-    int *d_plan;            /* each pass's plan, then the buffer of the sorted keys */
     int histogram_blocks;   /* 4 a multiprocessor: the histogram's grid */
     step_timer timer;
     sort_report *rep;
 } sort_context;
 
-/* One pass between the two key buffers, as its plan says.  Pass p uses
- * look-back table p % 2 and clears the other for pass p + 1 (pass p - 1, its
- * last user, has finished; a skipped pass clears it too). */
-static void sort_pass(sort_context *c, uint32_t *d_a, uint32_t *d_b, int pass, int shift,
+/* One pass from src into dst.  Pass p uses look-back table p % 2 and clears
+ * the other for pass p + 1 (pass p - 1, its last user, has finished). */
+static void sort_pass(sort_context *c, uint32_t *d_src, uint32_t *d_dst, int pass, int shift,
                       int width)
 {
     const sort_options *opt = c->opt;
@@ -376,14 +348,13 @@ static void sort_pass(sort_context *c, uint32_t *d_a, uint32_t *d_b, int pass, i
     uint32_t *lookback = c->d_lookback + (size_t)(pass % 2) * table;
     uint32_t *next = c->d_lookback + (size_t)((pass + 1) % 2) * table;
     onesweep_pass<<<c->tiles, opt->block, downsweep_shared_bytes(opt->block, opt->kpt, width)>>>(
-        d_a, d_b, c->n, pass, shift, width, opt->kpt, c->d_plan, c->d_starts + pass * bins,
-        lookback, next, c->d_tickets + pass);
+        d_src, d_dst, c->n, shift, width, opt->kpt, c->d_starts + pass * bins, lookback, next,
+        c->d_tickets + pass);
     CUDA_CHECK_LAUNCH();
     step_timer_mark(&c->timer, pass, STEP_SCATTER);
 }
 
-/* Every pass's digit counts, where each digit's run starts, and the passes'
- * plan - on the GPU: the host launches every pass and waits for nothing. */
+/* Every pass's digit counts, and where each digit's run starts. */
 static void histogram(sort_context *c, const uint32_t *d_keys, int passes)
 {
     const sort_options *opt = c->opt;
@@ -391,8 +362,7 @@ static void histogram(sort_context *c, const uint32_t *d_keys, int passes)
     all_pass_histogram<<<c->histogram_blocks, 256, passes * bins * sizeof(uint32_t)>>>(d_keys, c->n, opt->bits,
                                                                            passes, c->d_starts);
     CUDA_CHECK_LAUNCH();
-    digit_starts<<<1, bins < 32 ? 32 : bins>>>(c->d_starts, opt->bits, passes, c->n, opt->no_skip,
-                                               c->d_plan);
+    digit_starts<<<1, bins < 32 ? 32 : bins>>>(c->d_starts, opt->bits, passes);
     CUDA_CHECK_LAUNCH();
     step_timer_mark(&c->timer, 0, STEP_HISTOGRAM);
 }
@@ -409,7 +379,6 @@ static void context_create(sort_context *c, size_t n, const sort_options *opt, s
     c->d_starts = (uint32_t *)gpu_alloc(MAX_PASSES * bins * sizeof(uint32_t), opt->poison);
     c->d_lookback = (uint32_t *)gpu_alloc((2 * table + MAX_PASSES) * sizeof(uint32_t), opt->poison);
     c->d_tickets = c->d_lookback + 2 * table;
-    c->d_plan = (int *)gpu_alloc((MAX_PASSES + 1) * sizeof(int), opt->poison);
     CUDA_CHECK(cudaDeviceGetAttribute(&c->histogram_blocks, cudaDevAttrMultiProcessorCount, 0));
     c->histogram_blocks *= 4;
     step_timer_create(&c->timer);
@@ -426,7 +395,6 @@ static void context_clear(sort_context *c)
 static void context_destroy(sort_context *c)
 {
     step_timer_destroy(&c->timer);
-    gpu_free(c->d_plan);
     gpu_free(c->d_lookback);
     gpu_free(c->d_starts);
 }
@@ -453,17 +421,16 @@ int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort
     step_timer_start(&c.timer);
     context_clear(&c);
     histogram(&c, d_a, passes);
-    for (int pass = 0; pass < passes; pass++)
-        sort_pass(&c, d_a, d_b, pass, pass * opt->bits, bits_in_pass(opt->bits, pass));
+    uint32_t *src = d_a, *dst = d_b;
+    for (int pass = 0; pass < passes; pass++) {
+        sort_pass(&c, src, dst, pass, pass * opt->bits, bits_in_pass(opt->bits, pass));
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
     step_timer_collect(&c.timer, rep);
 
     t0 = host_time_ms();
-    int plan[MAX_PASSES + 1]; /* each pass's plan, then the buffer of the sorted keys */
-    CUDA_CHECK(cudaMemcpy(plan, c.d_plan, (passes + 1) * sizeof(int), cudaMemcpyDeviceToHost));
-    for (int pass = 0; pass < passes; pass++)
-        if (plan[pass] == PLAN_SKIP)
-            rep->skipped |= 1u << pass;
-    const uint32_t *src = plan[passes] ? d_b : d_a;
     CUDA_CHECK(cudaMemcpy(keys_out, src, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     gpu_free(d_b);
     gpu_free(d_a);
