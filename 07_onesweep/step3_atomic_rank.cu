@@ -312,8 +312,10 @@ __device__ uint32_t look_back(volatile uint32_t *lookback, size_t b, uint32_t bi
  * place in the output - where the digit's run starts (starts[d]) plus the
  * tile's prefix from the look-back - reorders the tile in shared memory and
  * writes each run of equal digits to consecutive addresses.  It also clears
- * its tile's words of the next pass's look-back table. */
-__global__ void onesweep_pass(uint32_t *buffer0, uint32_t *buffer1, size_t n, int pass,
+ * its tile's words of the next pass's look-back table.  At most 64 registers a
+ * thread (2 blocks of 512, or 4 of 256, on a multiprocessor): with more, fewer
+ * tiles are in flight to hide the look-back's waits. */
+__global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint32_t *buffer1, size_t n, int pass,
                               int shift, int width, int kpt, const int *plan,
                               const uint32_t *starts, uint32_t *lookback,
                               uint32_t *next_lookback, uint32_t *tickets)
