@@ -36,6 +36,12 @@ enum { STEP_HISTOGRAM, STEP_SCATTER };
 #define LOOKBACK_PREFIX (2u << 30)
 #define LOOKBACK_COUNT ((1u << 30) - 1)
 
+/* Tests only (07_onesweep/test_hooks.cu sets them): tile test_slow_tile waits
+ * test_slow_ns nanoseconds before it publishes its counts - a tile that runs
+ * late, to show that the look-back still ends, and ends right. */
+__device__ long long test_slow_tile = -1;
+__device__ unsigned test_slow_ns;
+
 const stage_info STAGE = {
     .name = "07_onesweep",
     .title = "a pass whose digit is the same for every key is skipped",
@@ -326,6 +332,9 @@ __global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint3
             atomicAdd(&s_place[digit_of(key[j], shift, mask)], 1u);
     __syncthreads();
     uint32_t count = threadIdx.x < bins ? s_place[threadIdx.x] : 0;
+    for (unsigned waited = 0; (long long)b == test_slow_tile && waited < test_slow_ns;
+         waited += 1000)
+        __nanosleep(1000);
     if (threadIdx.x < bins)
         publish_count(lookback, b, bins, threadIdx.x, count);
     multisplit_tile(key, pos, kpt, shift, width, s_count, s_start, s_scan);

@@ -1,6 +1,62 @@
 /*
- * 07_onesweep/test_hooks.cu - one step of the stage, for its test program:
- * the Makefile builds it once per step around that step's file (STEP_FILE),
- * and step K's test program links it in place of the step.
+ * 07_onesweep/test_hooks.cu - a step's building blocks, callable on host
+ * arrays, for tests/test_07_onesweep.c (declared in onesweep.h).
+ *
+ * It includes the step's file (STEP_FILE, step STEP: the Makefile builds it
+ * once per step), so that it can run the step's kernels one at a time and
+ * set its test-only variables; step K's test program links it in place of the
+ * step.
  */
 #include STEP_FILE
+#include "onesweep.h"
+#include "../tests/hooks.h"
+
+void s07_histogram(const uint32_t *keys, size_t n, const sort_options *opt, uint32_t *starts)
+{
+    sort_options o = *opt;
+    o.poison = 1;
+    o.no_skip = 1;
+    sort_report rep;
+    report_clear(&rep, passes_for_bits(o.bits));
+    sort_context c;
+    context_create(&c, n, &o, &rep);
+    uint32_t *d_keys = hook_upload(keys, n);
+    int passes = passes_for_bits(o.bits);
+    step_timer_start(&c.timer);
+    context_clear(&c);
+    histogram(&c, d_keys, passes);
+    step_timer_collect(&c.timer, &rep);
+    hook_download(starts, c.d_starts, (size_t)passes << o.bits);
+    gpu_free(d_keys);
+    context_destroy(&c);
+}
+
+void s07_first_pass(const uint32_t *keys, size_t n, const sort_options *opt, uint32_t *out,
+                    uint32_t *lookback)
+{
+    sort_options o = *opt;
+    o.poison = 1;
+    o.no_skip = 1; /* pass 0 reads buffer 0 and writes buffer 1 */
+    sort_report rep;
+    report_clear(&rep, passes_for_bits(o.bits));
+    sort_context c;
+    context_create(&c, n, &o, &rep);
+    uint32_t *d_a = hook_upload(keys, n);
+    uint32_t *d_b = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);
+    step_timer_start(&c.timer);
+    context_clear(&c);
+    histogram(&c, d_a, passes_for_bits(o.bits));
+    sort_pass(&c, d_a, d_b, 0, 0, bits_in_pass(o.bits, 0));
+    step_timer_collect(&c.timer, &rep);
+    hook_download(out, d_b, n);
+    hook_download(lookback, c.d_lookback, c.tiles << o.bits); /* pass 0: table 0 */
+    gpu_free(d_b);
+    gpu_free(d_a);
+    context_destroy(&c);
+}
+
+void s07_slow_tile(long long tile, unsigned ns)
+{
+    CUDA_CHECK(cudaMemcpyToSymbol(test_slow_tile, &tile, sizeof tile));
+    CUDA_CHECK(cudaMemcpyToSymbol(test_slow_ns, &ns, sizeof ns));
+}

@@ -3,6 +3,12 @@
  * it adds to stage 05.3 checked on its own.  GPU.  Built once per step
  * (-DSTEP=K: build/tests/test_07_onesweep_K, linked with step K's file).
  *   - the option rules and the bytes model (36 bytes of keys a key);
+ *   - the histogram step against CPU counts and scans, every pass;
+ *   - the first pass alone: its output against a CPU stable sort by the digit,
+ *     its look-back words against the CPU's prefix of every tile and digit;
+ *   - slow tiles: one tile at a time made to wait before it publishes - the
+ *     first, the last, and every tile of a small sort - and the sort still ends,
+ *     sorted;
  *   - the battery at the defaults and at every digit width x keys per thread,
  *     every block size, with and without pass skipping (the battery's
  *     distributions include equal keys and keys that differ only in their top
@@ -15,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../07_onesweep/onesweep.h"
 #include "check.h"
 #include "keys.h"
 #include "options.h"
@@ -22,6 +29,7 @@
 #include "sort_battery.h"
 #include "sort_stage.h"
 #include "test_util.h"
+#include "tile_pass.h"
 
 #ifndef STEP
 #error "build with -DSTEP=K, the step under test (the Makefile does)"
@@ -65,6 +73,151 @@ static void test_bytes_model(void)
     double all = histogram + stage_step_bytes(&STAGE.defaults, n, 1);
     CHECK_MSG(histogram == 4.0 * n, "histogram: %.2f B/key", histogram / n);
     CHECK_MSG(all >= 36.0 * n && all < 40.0 * n, "all: %.2f B/key", all / n);
+}
+
+/* ---- the histogram step ------------------------------------------------------ */
+
+static void test_histogram(void)
+{
+    const int widths[] = {4, 5, 8};
+    const size_t sizes[] = {1, 1000, 3 * 4096 + 5, 100003};
+    const key_dist dists[] = {DIST_UNIFORM, DIST_FEW, DIST_EQUAL};
+    for (int w = 0; w < 3; w++)
+        for (int s = 0; s < 4; s++)
+            for (int d = 0; d < 3; d++) {
+                if (test_small && (s == 3 || d == 1))
+                    continue;
+                sort_options opt = options(widths[w], 256, 16);
+                size_t n = sizes[s], bins = (size_t)1 << opt.bits;
+                int passes = passes_for_bits(opt.bits);
+                uint32_t *keys = alloc_u32(n), *got = alloc_u32(passes * bins);
+                uint32_t *expect = alloc_u32(passes * bins);
+                make_keys(keys, n, dists[d], n + (size_t)w);
+                fill_garbage(got, passes * bins, 5);
+                s07_histogram(keys, n, &opt, got);
+                memset(expect, 0, passes * bins * sizeof(uint32_t));
+                for (size_t i = 0; i < n; i++)
+                    for (int p = 0; p < passes; p++)
+                        expect[p * bins + ((keys[i] >> (p * opt.bits)) & (bins - 1))]++;
+                for (int p = 0; p < passes; p++) { /* counts -> exclusive scans */
+                    uint32_t running = 0;
+                    for (size_t b = 0; b < bins; b++) {
+                        uint32_t c = expect[p * bins + b];
+                        expect[p * bins + b] = running;
+                        running += c;
+                    }
+                }
+                size_t i = first_difference(got, expect, passes * bins);
+                CHECK_MSG(i == passes * bins,
+                          "histogram: bits=%d n=%zu dist=%s: pass %zu digit %zu got %u expected %u",
+                          opt.bits, n, dist_name(dists[d]), i / bins, i % bins,
+                          i < passes * bins ? got[i] : 0, i < passes * bins ? expect[i] : 0);
+                free(keys);
+                free(got);
+                free(expect);
+            }
+}
+
+/* ---- the first pass and its look-back words ----------------------------------- */
+
+static void test_first_pass_case(int bits, int block, int kpt, size_t n, key_dist dist)
+{
+    sort_options opt = options(bits, block, kpt);
+    size_t tile = (size_t)block * kpt, tiles = (n + tile - 1) / tile, bins = (size_t)1 << bits;
+    uint32_t *keys = alloc_u32(n), *got = alloc_u32(n), *expect = alloc_u32(n);
+    uint32_t *words = alloc_u32(tiles * bins), *expect_words = alloc_u32(tiles * bins);
+    make_keys(keys, n, dist, n * 3 + (size_t)bits);
+    fill_garbage(got, n, 6);
+    fill_garbage(words, tiles * bins, 7);
+    s07_first_pass(keys, n, &opt, got, words);
+    /* a stable counting sort by digit 0, and each tile's inclusive prefix of each digit */
+    uint32_t *count = calloc(bins, sizeof(uint32_t)), *start = calloc(bins, sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++)
+        count[keys[i] & (bins - 1)]++;
+    for (size_t d = 1; d < bins; d++)
+        start[d] = start[d - 1] + count[d - 1];
+    memset(count, 0, bins * sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++) {
+        uint32_t d = keys[i] & (bins - 1);
+        expect[start[d] + count[d]++] = keys[i];
+        if (i % tile == tile - 1 || i == n - 1) /* the end of tile i / tile */
+            for (size_t e = 0; e < bins; e++)
+                expect_words[(i / tile) * bins + e] = S07_PREFIX | count[e];
+    }
+    size_t i = first_difference(got, expect, n);
+    CHECK_MSG(i == n, "first pass: bits=%d block=%d kpt=%d n=%zu dist=%s: index %zu got %u "
+              "expected %u", bits, block, kpt, n, dist_name(dist), i, i < n ? got[i] : 0,
+              i < n ? expect[i] : 0);
+    i = first_difference(words, expect_words, tiles * bins);
+    CHECK_MSG(i == tiles * bins, "look-back: bits=%d block=%d kpt=%d n=%zu dist=%s: tile %zu "
+              "digit %zu got %08x expected %08x", bits, block, kpt, n, dist_name(dist),
+              i / bins, i % bins, i < tiles * bins ? words[i] : 0,
+              i < tiles * bins ? expect_words[i] : 0);
+    free(count);
+    free(start);
+    free(keys);
+    free(got);
+    free(expect);
+    free(words);
+    free(expect_words);
+}
+
+static void test_first_pass(void)
+{
+    const int kpts[] = {1, 4, 16};
+    const key_dist dists[] = {DIST_UNIFORM, DIST_FEW, DIST_EQUAL, DIST_SORTED};
+    for (int k = 0; k < 3; k++)
+        for (int block = 256; block <= 512; block *= 2)
+            for (int bits = 5; bits <= 8; bits += 3) {
+                sort_options opt = options(bits, block, kpts[k]);
+                char err[512];
+                if (check_sort_options(&STAGE, &opt, 1, err, sizeof err))
+                    continue; /* the tile does not fit in shared memory */
+                size_t tile = (size_t)block * kpts[k];
+                const size_t sizes[] = {1, tile - 1, tile, 5 * tile + 7, 40 * tile + 1};
+                for (int s = 0; s < 5; s++) {
+                    if (test_small && (s == 4 || k == 1))
+                        continue;
+                    test_first_pass_case(bits, block, kpts[k], sizes[s], dists[(s + k) % 4]);
+                }
+            }
+}
+
+/* ---- slow tiles -------------------------------------------------------------- */
+
+static void sort_with_slow_tile(size_t n, long long tile, unsigned ns)
+{
+    sort_options opt = STAGE.defaults;
+    opt.poison = test_poison;
+    uint32_t *keys = alloc_u32(n), *out = alloc_u32(n), *ref = alloc_u32(n);
+    make_keys(keys, n, DIST_UNIFORM, (uint64_t)tile + 11);
+    fill_garbage(out, n, 8);
+    sort_report rep;
+    char err[512], msg[512];
+    s07_slow_tile(tile, ns);
+    CHECK(stage_sort(keys, out, n, &opt, &rep, err, sizeof err) == 0);
+    s07_slow_tile(-1, 0);
+    CHECK(reference_sort(keys, ref, n) == 0);
+    CHECK_MSG(verify_sorted(out, ref, n, msg, sizeof msg) == 0, "tile %lld slow by %u ns, n=%zu: %s",
+              tile, ns, n, msg);
+    free(keys);
+    free(out);
+    free(ref);
+}
+
+/* Every tile of a 17-tile sort slow in turn (all of them are in flight at once: every
+ * position in the look-back window), then the first, the last and one in the middle of
+ * a sort of 300 tiles, more than an H100 holds at once. */
+static void test_slow_tiles(void)
+{
+    const size_t tile = (size_t)STAGE.defaults.block * STAGE.defaults.kpt;
+    for (long long t = 0; t < 17; t++)
+        if (!test_small || t % 8 == 0)
+            sort_with_slow_tile(16 * tile + 5, t, 200000);
+    const long long big[] = {0, 1, 150, 298, 299};
+    for (int i = 0; i < 5; i++)
+        if (!test_small || i == 2)
+            sort_with_slow_tile(300 * tile - 3, big[i], 1000000);
 }
 
 static void battery(sort_options opt, enum battery_depth depth)
@@ -152,6 +305,9 @@ int main(int argc, char **argv)
     test_option_checks();
     test_bytes_model();
     REQUIRE_GPU();
+    test_histogram();
+    test_first_pass();
+    test_slow_tiles();
 #if STEP >= 2
     test_skipping();
 #endif

@@ -1,0 +1,39 @@
+/*
+ * 07_onesweep/onesweep.h - the building blocks of the stage's steps, callable
+ * on host arrays (07_onesweep/test_hooks.cu, built once per step), so that
+ * tests/test_07_onesweep.c can check each of them against a CPU version.
+ */
+#ifndef STAGE07_ONESWEEP_H
+#define STAGE07_ONESWEEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sort_stage.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The histogram step on n keys (n >= 1) with opt's digit width: starts[p * 2^bits + d]
+ * gets where the run of digit d starts in the output of pass p (an exclusive scan of
+ * the pass's digit counts), for every pass. */
+void s07_histogram(const uint32_t *keys, size_t n, const sort_options *opt, uint32_t *starts);
+
+/* The first pass alone (digit bits 0 .. bits-1), every pass planned to run: out gets
+ * its output, lookback the pass's look-back words after it (tiles x 2^bits). */
+void s07_first_pass(const uint32_t *keys, size_t n, const sort_options *opt, uint32_t *out,
+                    uint32_t *lookback);
+
+/* From now on tile `tile` of every pass waits `ns` nanoseconds before it publishes its
+ * counts (tile -1: none). */
+void s07_slow_tile(long long tile, unsigned ns);
+
+/* The flags of a look-back word. */
+#define S07_AGGREGATE (1u << 30)
+#define S07_PREFIX (2u << 30)
+
+#ifdef __cplusplus
+}
+#endif
+#endif
