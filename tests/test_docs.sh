@@ -143,7 +143,8 @@ while IFS=$'\t' read -r id file kind lesson; do
     fi
     prev=$file
 done < <(steps)
-for file in [0-9][0-9]_*/radix_sort.c [0-9][0-9]_*/radix_sort.cu 06_nn_histogram/v[0-9]*_*.cu; do
+for file in [0-9][0-9]_*/radix_sort.c [0-9][0-9]_*/radix_sort.cu [0-9][0-9]_*/step[0-9]_*.cu \
+            06_nn_histogram/v[0-9]*_*.cu; do
     [ -f "$file" ] || continue
     checks=$((checks + 1))
     steps | cut -f2 | grep -qxF "$file" || fail "$file holds an algorithm but is no step of steps.txt"
