@@ -130,8 +130,12 @@ done
 # step that changes a pass's whole structure).  Checked for the sort stages' steps.
 . tools/steps-lib.sh
 prev=""
-while IFS=$'\t' read -r id file kind lesson; do
+while IFS=$'\t' read -r id file kind lesson from; do
     checks=$((checks + 1))
+    if [ -n "$from" ]; then
+        prev=$(step_field "$from" 2)
+        [ -n "$prev" ] || fail "steps.txt: step $id is against step $from, which is not in steps.txt"
+    fi
     [ -f "$file" ] || { fail "steps.txt: step $id's file $file does not exist"; prev=""; continue; }
     [ -n "$lesson" ] || fail "steps.txt: step $id has no lesson"
     limit=$(step_limit "$kind")
