@@ -21,6 +21,9 @@
 #             changes at a time), steps x digit width, keys per thread, block and scan
 #             block sizes, every distribution against CUB, and course report 001's v6/v7
 #             (stage 04, 05.1 and 05.2 at --bits 4 --kpt 1 and 2)
+#   sweep07   stage 07: each step at 2^24+1 and 2^28 with CUB; pass skipping measured
+#             apart (with and without, low-entropy keys at 2^28); keys per thread and
+#             block sizes; every distribution against CUB
 #   nn06      stage 06 at the full size (10,000 x 1,000,000 x 128), K = 5 and 5000, every
 #             version and both cuBLAS baselines (cublas-fp32, cublas-int8), the median of
 #             3 timed runs each (not in the default sets:
@@ -47,7 +50,7 @@
 set -u
 bin_dir=$1; shift
 sets=("$@")
-[ ${#sets[@]} -gt 0 ] || sets=(stages sweep01 sweep02 sweep03 sweep04 sweep05)
+[ ${#sets[@]} -gt 0 ] || sets=(stages sweep01 sweep02 sweep03 sweep04 sweep05 sweep07)
 runs=${BENCH_RUNS:-5}
 date=$(date +%F)
 
@@ -225,6 +228,26 @@ for set in "${sets[@]+"${sets[@]}"}"; do
             run "$csv" 04_paper_local_sort --bits 4 --kpt "$k"
             for st in 1 2; do run "$csv" 05_warp_shuffle --step "$st" --bits 4 --kpt "$k"; done
         done ;;
+    sweep07)
+        # each step at 2^24+1 and 2^28 uniform keys, CUB in the same runs
+        begin "$out_dir/sweep07_steps.csv"
+        for st in 1 2 3; do for n in 16777217 268435456; do
+            run "$csv" 07_onesweep --step "$st" -n "$n"; done; done
+        # pass skipping measured apart: 07.3 with and without it, the low-entropy keys, 2^28
+        begin "$out_dir/sweep07_skip.csv"
+        for d in uniform equal few high low and4; do
+            run "$csv" 07_onesweep --dist "$d" -n 268435456
+            run "$csv" 07_onesweep --dist "$d" -n 268435456 --no-skip --no-cub; done
+        # tile shapes: keys per thread and block size (07.3)
+        begin "$out_dir/sweep07_kpt.csv"
+        for k in 4 8 12 16; do run "$csv" 07_onesweep --kpt "$k" --no-cub; done
+        begin "$out_dir/sweep07_block.csv"
+        for bk in "256 16" "512 8" "512 4" "128 16"; do
+            read -r bl k <<<"$bk"; run "$csv" 07_onesweep --block "$bl" --kpt "$k" --no-cub; done
+        # every distribution at 2^24+1 against CUB
+        begin "$out_dir/sweep07_dist.csv"
+        for d in uniform equal sorted reversed few and2 and4 high low; do
+            run "$csv" 07_onesweep --dist "$d"; done ;;
     nn06)
         # appended to: one K per call is allowed (NN06_BINS)
         begin "$out_dir/nn06.csv"
