@@ -126,13 +126,7 @@ finish_set() {
 sort_stages=$(ls -d [0-9][0-9]_*/ 2>/dev/null | tr -d / | while read -r s; do
     [ -f "$s/radix_sort.c" ] || [ -f "$s/radix_sort.cu" ] || ls "$s"/step1_*.cu >/dev/null 2>&1 &&
         echo "$s"; done)
-# step_args STAGE: "--step 1", "--step 2" ... for a stage of several steps (each step's
-# file stepK_*.cu), one empty line for a stage of one step
-step_args() {
-    local f
-    ls "$1"/step[0-9]_*.cu >/dev/null 2>&1 || { echo ""; return; }
-    for f in "$1"/step[0-9]_*.cu; do f=${f##*/step}; echo "--step ${f%%_*}"; done
-}
+. tools/steps-lib.sh # stage_step_args
 
 for set in "${sets[@]+"${sets[@]}"}"; do
     echo "== $set =="
@@ -152,7 +146,7 @@ for set in "${sets[@]+"${sets[@]}"}"; do
                     02_parallel_hist_scan) run "$csv" "$s" $step -n 268435456 --runs 1 ;;
                     *) run "$csv" "$s" $step -n 268435456 ;;
                 esac
-            done < <(step_args "$s")
+            done < <(stage_step_args "$s")
         done ;;
     sizes)
         # how cost grows: every GPU stage at 2^10 .. 2^28 keys, CUB in the same runs
