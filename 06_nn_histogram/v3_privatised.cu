@@ -222,4 +222,4 @@ static double step_bytes(const nn_device *dev, int step)
     }
 }
 
-extern const nn_version nn_version_3 = {"reductions, private histograms", 0, run, step_bytes};
+extern const nn_version nn_version_3 = {"reductions, privatised", 0, run, step_bytes};

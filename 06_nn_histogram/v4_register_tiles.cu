@@ -293,4 +293,4 @@ static double step_bytes(const nn_device *dev, int step)
     }
 }
 
-extern const nn_version nn_version_4 = {"register tiles, dot products", 0, run, step_bytes};
+extern const nn_version nn_version_4 = {"register tiles", 0, run, step_bytes};

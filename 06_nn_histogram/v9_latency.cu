@@ -719,4 +719,4 @@ static double step_bytes(const nn_device *dev, int step)
     return d * (r * blocks + q) + (step == NN_STEP_HISTOGRAM ? 4.0 * q * k : 0.0);
 }
 
-extern const nn_version nn_version_9 = {"copies and more warps", 0, run, step_bytes};
+extern const nn_version nn_version_9 = {"occupancy and latency", 0, run, step_bytes};
