@@ -126,9 +126,10 @@ __global__ void pack_bytes(const float *src, int n, int d, int rows_pad, int kbl
 
 size_t nn_round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
-/* The tensor-core passes of versions 8-10 need byte data in at most 256
- * dimensions (nn_imma_data) and mma.sync with u8 inputs (compute capability
- * 8.0 and later); otherwise those versions run version 7's __dp4a pass. */
+/* Versions 7-10 need byte data in at most 256 dimensions (nn_imma_data;
+ * otherwise version 6 runs), and the tensor-core passes of versions 8-10
+ * mma.sync with u8 inputs (compute capability 8.0 and later; otherwise they
+ * run version 7's __dp4a pass). */
 static int imma_usable(int byte_data, char *why, size_t whylen)
 {
     if (gpu_compute_capability() < 80) {

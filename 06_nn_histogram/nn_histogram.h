@@ -55,7 +55,8 @@ const char *nn_version_name(int version);
 int nn_version_report_bins(int version);
 
 /* NULL if versions 8-10 run their tensor-core passes on this problem and GPU,
- * else why not (they run version 7's __dp4a pass then). */
+ * else why not (they run version 7's __dp4a pass then, or version 6 on data
+ * that are not bytes: nn_version_runs_as). */
 const char *nn_imma_unusable(const nn_device *dev);
 
 /* Switches the tensor-core passes off, so that versions 8-10 run their

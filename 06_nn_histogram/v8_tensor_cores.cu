@@ -5,8 +5,8 @@
  * inputs and int32 sums does a warp's 16 x 8 tile of dot products over 32
  * dimensions in one instruction, exactly: 4,096 byte multiply-adds, where a
  * __dp4a does 4.  A new pass feeds it (imma_pass, after version 7's pass,
- * which stays for what int8 mma cannot take here: GPUs before compute
- * capability 8.0, vectors over 256 dimensions).
+ * which stays for the GPUs that have no integer mma: compute capability
+ * below 8.0).
  */
 #include "cuda_check.h"
 #include "gpu.h"
