@@ -54,9 +54,14 @@ static void test_option_checks(void)
     opt.bits = 7;
     CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) == 0);
     opt = options(8, 512, 16); /* 32 KiB of keys and 16 KiB of warp counters */
+#if STEP <= 3 /* and 16 KiB of lane masks: more than the 48 KiB these steps may use */
     CHECK_MSG(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 &&
                   strstr(err, "shared memory"),
               "message was: %s", err);
+#else /* the masks share the keys' words, and a block may ask for 64 KiB */
+    CHECK_MSG(check_sort_options(&STAGE, &opt, 100, err, sizeof err) == 0, "message was: %s",
+              err);
+#endif
     opt = STAGE.defaults;
     CHECK(check_sort_options(&STAGE, &opt, ((size_t)1 << 30) - 1, err, sizeof err) == 0);
     CHECK_MSG(check_sort_options(&STAGE, &opt, (size_t)1 << 30, err, sizeof err) != 0 &&

@@ -16,10 +16,10 @@ expect_error "32..512, powers of two" --block 1024
 expect_error "--kpt 17" --kpt 17
 expect_error "a thread per digit" --block 128
 expect_error "a thread per digit" --bits 7 --block 64
-expect_error "shared memory" --block 512 --kpt 16
+expect_error "shared memory" --step 3 --block 512 --kpt 16
 expect_error "30-bit" -n 1073741824
 expect_error "--no-skip takes no value" --no-skip=1
-expect_error "--step 4: 07_onesweep accepts 1..3" --step 4
+expect_error "--step 5: 07_onesweep accepts 1..4" --step 5
 expect_error "not an option of 07_onesweep" --step 1 --no-skip
 expect_error "not an option of 07_onesweep" --scan blelloch
 expect_error "not an option of 07_onesweep" --scan-block 256
@@ -28,4 +28,5 @@ expect_accepted -n 1000 --runs 1 --bits 7 --block 128 --no-cub
 expect_accepted -n 1000 --runs 1 --dist equal --no-skip --no-cub
 expect_accepted -n 1000 --runs 1 --step 1 --kpt 3 --no-cub
 expect_accepted -n 1000 --runs 1 --step=2 --dist high --no-cub
+expect_accepted -n 1000 --runs 1 --block 512 --kpt 16 --no-cub
 finish test_cli_07_onesweep

@@ -225,18 +225,18 @@ for set in "${sets[@]+"${sets[@]}"}"; do
     sweep07)
         # each step at 2^24+1 and 2^28 uniform keys, CUB in the same runs
         begin "$out_dir/sweep07_steps.csv"
-        for st in 1 2 3; do for n in 16777217 268435456; do
+        for st in 1 2 3 4; do for n in 16777217 268435456; do
             run "$csv" 07_onesweep --step "$st" -n "$n"; done; done
-        # pass skipping measured apart: 07.3 with and without it, the low-entropy keys, 2^28
+        # pass skipping measured apart: 07.4 with and without it, the low-entropy keys, 2^28
         begin "$out_dir/sweep07_skip.csv"
         for d in uniform equal few high low and4; do
             run "$csv" 07_onesweep --dist "$d" -n 268435456
             run "$csv" 07_onesweep --dist "$d" -n 268435456 --no-skip --no-cub; done
-        # tile shapes: keys per thread and block size (07.3)
+        # tile shapes: keys per thread and block size (07.4)
         begin "$out_dir/sweep07_kpt.csv"
         for k in 4 8 12 16; do run "$csv" 07_onesweep --kpt "$k" --no-cub; done
         begin "$out_dir/sweep07_block.csv"
-        for bk in "256 16" "512 8" "512 4" "128 16"; do
+        for bk in "512 16" "256 16" "512 8" "128 16"; do
             read -r bl k <<<"$bk"; run "$csv" 07_onesweep --block "$bl" --kpt "$k" --no-cub; done
         # every distribution at 2^24+1 against CUB
         begin "$out_dir/sweep07_dist.csv"
