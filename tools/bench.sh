@@ -236,7 +236,7 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         begin "$out_dir/sweep07_kpt.csv"
         for k in 4 8 12 16; do run "$csv" 07_onesweep --kpt "$k" --no-cub; done
         begin "$out_dir/sweep07_block.csv"
-        for bk in "512 16" "256 16" "512 8" "128 16"; do
+        for bk in "512 16" "256 16" "512 8" "256 8"; do
             read -r bl k <<<"$bk"; run "$csv" 07_onesweep --block "$bl" --kpt "$k" --no-cub; done
         # every distribution at 2^24+1 against CUB
         begin "$out_dir/sweep07_dist.csv"
