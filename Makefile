@@ -13,7 +13,7 @@
 #   make slides          render slides/*.md to build/slides/ (HTML; PDF with Chromium)
 #   make steps           the course's path (steps.txt): each step, its file, its lesson
 #   make diff FROM=03 TO=04   diff -u of two steps' files (and the names of the .cuh
-#                             files one step's folder has and the other's not)
+#                             files one step's file includes and the other's not)
 #   make diff06 FROM=3 TO=4   the same for two versions of stage 06 (steps 06.3, 06.4)
 #   make device-check    what tools/device-check.sh runs on a GPU machine
 #   make help            this list

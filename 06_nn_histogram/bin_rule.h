@@ -205,7 +205,7 @@ NN_HD static inline float nn_guess(float s, float root, float scale)
 }
 
 #ifdef __CUDACC__
-/* sqrt(s), correctly rounded, for s = 0 and 1 <= s <= 2^24 only: versions 11-17's
+/* sqrt(s), correctly rounded, for s = 0 and 1 <= s <= 2^24 only: versions 9-10's
  * squared distances, integers below 2^24.  __fsqrt_rn first checks whether
  * its input is tiny, huge or special and branches to a slow path if so; in a
  * loop over 1e10 distances that check and branch cost as much as the root,
@@ -247,7 +247,7 @@ NN_HD static inline int nn_bin_guessed(float s, const float *threshold, int k, f
 }
 
 /*
- * Exact bins without reading the thresholds (versions 8 to 17).
+ * Exact bins without reading the thresholds (versions 6 to 10).
  *
  * The guess g(s) is off by a few float roundings, so it is only wrong near a
  * bin edge.  How near, each query measures once, at its own thresholds: the
@@ -328,7 +328,7 @@ NN_HD static inline int nn_bin_sure(float s, int k, float root, float scale, flo
 }
 
 #ifdef __CUDACC__
-/* nn_bin_sure_guess's test in fewer instructions (versions 17 on), for the
+/* nn_bin_sure_guess's test in fewer instructions (version 10), for the
  * guesses of the histogram passes, which are >= 0 (s >= smin, so sqrt(s) >=
  * root), NaN or infinite.  "Clear of every integer by more than the margin"
  * is "the distance to the nearest integer is above the margin", and that

@@ -1,7 +1,7 @@
 /*
- * 06_nn_histogram/imma_layout.h - how versions 10-17 lay bytes out for the
+ * 06_nn_histogram/imma_layout.h - how versions 8-10 lay bytes out for the
  * integer tensor-core instruction mma.sync.m16n8k32.row.col.s32.u8.u8.s32,
- * written once for the kernels (v8_*.cu .. v15_*.cu) and the CPU test that checks it
+ * written once for the kernels (v8_*.cu .. v10_*.cu) and the CPU test that checks it
  * against the PTX manual's fragment tables (tests/test_06_nn_cpu.c).
  *
  * One mma multiplies a 16 x 32 byte matrix A (16 references, 32 dimensions) by
@@ -17,7 +17,7 @@
  * (each 32-bit register holds four bytes, the lowest dimension in the lowest byte).
  *
  * So for each chunk of 32 dimensions a thread needs, from a vector, the 4-byte
- * words t and 4 + t of the chunk.  Versions 10-17 store every vector with its
+ * words t and 4 + t of the chunk.  Versions 8-10 store every vector with its
  * words reordered, per block of 128 dimensions (4 chunks), so that the 8 words
  * thread t needs for the whole block are contiguous - 32 bytes, two 16-byte
  * loads:  packed word 8t + 2c + h  <-  original word 8c + 4h + t   (c the chunk

@@ -37,7 +37,7 @@ enum { EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2 };
 
 typedef struct {
     int queries, refs, dims, bins;
-    int version;   /* 0..NN_VERSIONS - 1, or ALL_VERSIONS */
+    int version;   /* 1..NN_VERSIONS, or ALL_VERSIONS */
     int reduce;    /* version 3's reduction */
     uint64_t seed;
     int runs;
@@ -64,15 +64,11 @@ static void usage(void)
            "  --query FILE        queries from an .fvecs file (with --base)\n"
            "problem\n"
            "  --bins K            bins per histogram, 1..%d (default 5000)\n"
-           "  --version N|all     0 naive, 1 report pipeline (float bins), 2 exact bins,\n"
-           "                      3 reductions done well, 4 shared-memory histograms,\n"
-           "                      5 register tiles, 6 dot-product form, 7 fused, 8 fused\n"
-           "                      with margin binning, 9 bytes (dp4a), 10 integer tensor\n"
-           "                      cores, 11 tuned bins, 12 histogram copies and more warps,\n"
-           "                      13 16-bit counters, 14 min/max with 64 queries a block,\n"
-           "                      15 counting without tests, 16 operands swapped, 17 sure\n"
-           "                      test in one comparison (9-17: byte data, else 8 runs)\n"
-           "                      (default 17)\n"
+           "  --version N|all     step 06.N of the course: 1 the report's pipeline (float\n"
+           "                      bins), 2 exact bins, 3 reductions and privatisation,\n"
+           "                      4 register tiles, 5 fused, 6 margin binning, 7 bytes\n"
+           "                      (dp4a), 8 integer tensor cores, 9 latency hidden,\n"
+           "                      10 tuned (7-10: byte data, else 6 runs) (default 10)\n"
            "  --reduce N          version 3's reduction: 1 divergent, 2 strided, 3 sequential,\n"
            "                      4 warp shuffle (default 4)\n"
            "measurement and output\n"
@@ -140,7 +136,7 @@ static void check_problem_fits(int queries, int refs, int dims, int bins)
 static void parse(int argc, char **argv, nn_config *c)
 {
     *c = (nn_config){.queries = 10000, .refs = 1000000, .dims = 128, .bins = 5000,
-                     .version = NN_VERSIONS - 1, .reduce = NN_REDUCE_SHUFFLE, .seed = 2026,
+                     .version = NN_VERSIONS, .reduce = NN_REDUCE_SHUFFLE, .seed = 2026,
                      .runs = 3, .check = 16};
     int sizes_given = 0;
     for (int i = 1; i < argc; i++) {
@@ -162,7 +158,7 @@ static void parse(int argc, char **argv, nn_config *c)
         else if (!strcmp(a, "--bins"))
             c->bins = number(a, v, 1, MAX_BINS);
         else if (!strcmp(a, "--version"))
-            c->version = number_or_all(a, v, 0, NN_VERSIONS - 1, ALL_VERSIONS);
+            c->version = number_or_all(a, v, 1, NN_VERSIONS, ALL_VERSIONS);
         else if (!strcmp(a, "--reduce"))
             c->reduce = number(a, v, 1, 4);
         else if (!strcmp(a, "--seed")) {
@@ -281,7 +277,7 @@ static void measure(nn_device *dev, const nn_config *c, const nn_problem *p,
         if (rc)
             die(err);
         char msg[512];
-        /* versions 9-17's and the INT8 baseline's integer sums are exact on every byte
+        /* versions 7-10's and the INT8 baseline's integer sums are exact on every byte
          * data they accept */
         int exact_run = exact || row->version == NN_CUBLAS_INT8 ||
                         (!nn_is_baseline(row->version) && run.ran_version >= NN_VERSION_BYTES);
@@ -369,7 +365,7 @@ static void print_result(const result_row *row, const nn_problem *p, const nn_co
         printf(" reduce=%d", c->reduce);
     if (!nn_is_baseline(row->version) && row->ran != row->version)
         printf(" ran=%d", row->ran);
-    /* the one-off byte copies of versions 9-17, outside ms like every setup step */
+    /* the one-off byte copies of versions 7-10, outside ms like every setup step */
     if (!nn_is_baseline(row->version) && row->ran >= NN_VERSION_BYTES)
         printf(" pack_ms=%.3f", pack_ms);
     printf(" runs=%d ms=%.3f", c->runs, row->median.total_ms);
@@ -442,15 +438,19 @@ int main(int argc, char **argv)
     printf("  setup     %.3f ms (upload, transpose, norms, byte copies; not in the times)\n",
            nn_device_setup_ms(dev));
     if (nn_device_pack_ms(dev) > 0.0)
-        printf("            of which %.3f ms made versions 9-17's byte copies of the vectors\n",
+        printf("            of which %.3f ms made versions 7-10's byte copies of the vectors\n",
                nn_device_pack_ms(dev));
+    int wants_bytes = c.version == ALL_VERSIONS || c.version >= NN_VERSION_BYTES;
     int wants_imma = c.version == ALL_VERSIONS || c.version >= NN_VERSION_IMMA;
-    if (wants_imma && nn_imma_unusable(dev))
-        printf("  versions %d-%d run version %d here: %s\n", NN_VERSION_IMMA, NN_VERSIONS - 1,
-               nn_version_runs_as(dev, NN_VERSION_IMMA), nn_imma_unusable(dev));
+    if (wants_bytes && nn_version_runs_as(dev, NN_VERSION_BYTES) != NN_VERSION_BYTES)
+        printf("  versions %d-%d run version %d here: %s\n", NN_VERSION_BYTES, NN_VERSIONS,
+               NN_VERSION_BYTES - 1, nn_imma_unusable(dev));
+    else if (wants_imma && nn_imma_unusable(dev))
+        printf("  versions %d-%d run version %d's __dp4a pass here: %s\n", NN_VERSION_IMMA,
+               NN_VERSIONS, NN_VERSION_IMMA - 1, nn_imma_unusable(dev));
 
     int all = c.version == ALL_VERSIONS;
-    int first = all ? 0 : c.version, last = all ? NN_VERSIONS - 1 : c.version;
+    int first = all ? 1 : c.version, last = all ? NN_VERSIONS : c.version;
     const char *int8_why = nn_cublas_int8_unusable(dev);
     int baselines = c.no_cublas ? 0 : int8_why ? 1 : 2;
     if (!c.no_cublas && int8_why)

@@ -2,27 +2,20 @@
  * 06_nn_histogram/nn_common.cu - what every version of stage 06 shares: the
  * data on the device, the thresholds, the timer, the table of versions and
  * the entry point.  The versions themselves are one file each, in the order
- * the lesson builds them (make diff06 FROM=N TO=N+1 shows one step):
+ * the lesson builds them (make diff FROM=06.N TO=06.N+1 shows one step):
  *
- *   v0_naive.cu          one thread per pair, straight from global memory
  *   v1_report.cu         report 004's pipeline: tiled distances, 64 threads'
  *                        histograms summed by an adder, float bins (inexact)
  *   v2_exact_bins.cu     the same with the exact rule (bin_rule.h)
- *   v3_reductions.cu     the min/max done well, the class notes' steps
- *   v4_shared_hist.cu    one histogram per block in shared memory
- *   v5_register_tiles.cu each thread an 8 x 8 tile of distances in registers
- *   v6_dot_products.cu   the distances as ||q||^2 + ||r||^2 - 2 q.r
- *   v7_fused.cu          fused: no distances in memory, all queries in one grid
- *   v8_margin_bins.cu    exact bins without reading the thresholds
- *   v9_bytes.cu          bytes in place of floats: 4 dimensions a word, __dp4a
- *   v10_tensor_cores.cu  integer tensor cores on byte data
- *   v11_tuned_bins.cu    binning tuned for the instruction stream
- *   v12_copies_warps.cu  histogram copies and more warps per block
- *   v13_packed_counters.cu  16-bit counters: twice the queries per block at large K
- *   v14_minmax_queries.cu   the min/max pass with 64 queries per block
- *   v15_count_no_tests.cu   the packed counts without tests or runtime copies
- *   v16_swapped_operands.cu the packed pass with queries as mma's A matrix
- *   v17_nearest_test.cu     the sure test of a guessed bin in one comparison
+ *   v3_privatised.cu     the min/max reduced well; one histogram per block in
+ *                        shared memory
+ *   v4_register_tiles.cu each thread an 8 x 8 tile of dot products in registers
+ *   v5_fused.cu          fused: no distances in memory, all queries in one grid
+ *   v6_margin_bins.cu    exact bins without reading the thresholds
+ *   v7_bytes.cu          bytes in place of floats: 4 dimensions a word, __dp4a
+ *   v8_tensor_cores.cu   integer tensor cores on byte data
+ *   v9_latency.cu        binning without branches, histogram copies, more warps
+ *   v10_tuned.cu         the changes a profile pointed at, one by one
  *
  * The problem (course report 004): Q query points and R reference points in d
  * dimensions (SIFT1M: 10,000 x 1,000,000 x 128).  For each query, the distances
@@ -33,16 +26,16 @@
  * takes s.  Binning is exact: each query's K - 1 thresholds are computed once
  * from the rule, and a distance is binned by comparing it with them.
  *
- * Exactness: versions 0-5 sum (q_i - r_i)^2 and versions 6-8 use the dot
+ * Exactness: versions 1-3 sum (q_i - r_i)^2 and versions 4-6 use the dot
  * product, both in float32.  On integer data 0..255 with d <= 129 every partial
  * sum is an integer below 2^24, which float32 holds exactly, so every version
  * computes the exact squared distances - and, through the thresholds, the
- * exact bins (nn_exact_data in nn_problem.h).  Versions 9-17 sum in int32,
+ * exact bins (nn_exact_data in nn_problem.h).  Versions 7-10 sum in int32,
  * exact on any byte data; their squared distances stay below 2^24, exact as
  * floats, up to 256 dimensions (nn_imma_data).  Version 1 alone bins by the report's
  * float rule and gets some rows wrong, as the report did.
  *
- * Run:  build/bin/06_nn_histogram --version 9 --bins 5000    (make diff06 FROM=8 TO=9)
+ * Run:  build/bin/06_nn_histogram --version 8 --bins 5000    (make diff FROM=06.7 TO=06.8)
  *       build/bin/06_nn_histogram -q 1000 -r 100000 --version all
  */
 #include <limits.h>
@@ -94,7 +87,7 @@ __global__ void squared_norms(const float *x, int n, int d, float *norm)
         norm[v] = sum;
 }
 
-/* Version 9's copy of n vectors: bytes, 4 dimensions to a word (the last word
+/* Versions 7-10's copy of n vectors: bytes, 4 dimensions to a word (the last word
  * padded with zeros), word w of vector v at w * n + v when transposed (the
  * references: neighbouring threads read neighbouring vectors), else at
  * v * words + w. */
@@ -113,7 +106,7 @@ __global__ void pack_words(const float *src, int n, int d, int words, int transp
     dst[i] = word;
 }
 
-/* Versions 10-17's copy of n vectors: bytes, padded to rows_pad rows and to whole
+/* Versions 8-10's copy of n vectors: bytes, padded to rows_pad rows and to whole
  * blocks of 128 dimensions, each block's words in the fragments' order. */
 __global__ void pack_bytes(const float *src, int n, int d, int rows_pad, int kblocks,
                            uint32_t *dst)
@@ -128,13 +121,15 @@ __global__ void pack_bytes(const float *src, int n, int d, int rows_pad, int kbl
 }
 
 /* packed rows come in whole warp steps (references) and blocks (queries: up to
- * 64 in versions 14-17's min/max pass) */
+ * 64 in version 10's min/max pass) */
 #define I_ROWS_ALIGN 64
 
 size_t nn_round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
-/* Versions 10-17 need byte data (nn_imma_data) and mma.sync with u8 inputs
- * (compute capability 8.0 and later); otherwise version 9 or 8 runs. */
+/* Versions 7-10 need byte data in at most 256 dimensions (nn_imma_data;
+ * otherwise version 6 runs), and the tensor-core passes of versions 8-10
+ * mma.sync with u8 inputs (compute capability 8.0 and later; otherwise they
+ * run version 7's __dp4a pass). */
 static int imma_usable(int byte_data, char *why, size_t whylen)
 {
     if (gpu_compute_capability() < 80) {
@@ -209,7 +204,7 @@ extern "C" nn_device *nn_device_create(const nn_problem *p, char *err, size_t er
                                                              dev->rnorm);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaDeviceSynchronize());
-    double p0 = host_time_ms(); /* timed on its own: versions 9-17's one-off price */
+    double p0 = host_time_ms(); /* timed on its own: versions 7-10's one-off price */
     if (byte_data) {
         dev->query4 = (uint32_t *)gpu_alloc(q * words * sizeof(uint32_t), 1);
         dev->base4 = (uint32_t *)gpu_alloc(r * words * sizeof(uint32_t), 1);
@@ -265,20 +260,21 @@ extern "C" double nn_device_pack_ms(const nn_device *dev) { return dev->pack_ms;
 /* ---- the versions ----------------------------------------------------------- */
 
 static const nn_version *const versions[NN_VERSIONS] = {
-    &nn_version_0,  &nn_version_1,  &nn_version_2,  &nn_version_3,  &nn_version_4,
-    &nn_version_5,  &nn_version_6,  &nn_version_7,  &nn_version_8,  &nn_version_9,
-    &nn_version_10, &nn_version_11, &nn_version_12, &nn_version_13, &nn_version_14,
-    &nn_version_15, &nn_version_16, &nn_version_17,
+    &nn_version_1, &nn_version_2, &nn_version_3, &nn_version_4, &nn_version_5,
+    &nn_version_6, &nn_version_7, &nn_version_8, &nn_version_9, &nn_version_10,
 };
+
+/* version N is versions[N - 1] */
+static int known_version(int version) { return version >= 1 && version <= NN_VERSIONS; }
 
 extern "C" const char *nn_version_name(int version)
 {
-    return version >= 0 && version < NN_VERSIONS ? versions[version]->name : "?";
+    return known_version(version) ? versions[version - 1]->name : "?";
 }
 
 extern "C" int nn_version_report_bins(int version)
 {
-    return version >= 0 && version < NN_VERSIONS && versions[version]->report_bins;
+    return known_version(version) && versions[version - 1]->report_bins;
 }
 
 /* ---- shared by every version ---------------------------------------------- */
@@ -371,10 +367,10 @@ extern "C" double nn_step_bytes(const nn_device *dev, int version, int step)
     const nn_problem *p = &dev->p;
     const double q = p->queries, r = p->refs, d = p->dims, k = p->bins;
     if (step == NN_STEP_THRESHOLDS) /* the thresholds written, min/max read */
-        return nn_is_baseline(version) || !versions[version]->report_bins
+        return nn_is_baseline(version) || !versions[version - 1]->report_bins
                    ? 4.0 * q * (k - 1) + 8.0 * q : 0.0;
     if (!nn_is_baseline(version))
-        return versions[version]->step_bytes(dev, step);
+        return versions[version - 1]->step_bytes(dev, step);
     /* cuBLAS: the distances (float, or int32 products) go through memory; the
      * vectors (float, or one byte a component) are read once (its chunks are as
      * large as the memory allows) */
@@ -424,27 +420,31 @@ extern "C" const char *nn_imma_unusable(const nn_device *dev)
     return dev->imma ? NULL : dev->imma_why;
 }
 
+extern "C" void nn_device_without_tensor_cores(nn_device *dev)
+{
+    dev->imma = 0;
+    snprintf(dev->imma_why, sizeof dev->imma_why, "the tensor-core passes are switched off");
+}
+
 extern "C" int nn_version_runs_as(const nn_device *dev, int version)
 {
     if (version >= NN_VERSION_BYTES && !dev->bytes)
         return NN_VERSION_BYTES - 1;
-    if (version >= NN_VERSION_IMMA && !dev->imma)
-        return NN_VERSION_IMMA - 1;
     return version;
 }
 
 extern "C" int nn_run_version(nn_device *dev, int version, int reduce, uint32_t *hist,
                               nn_timing *timing, char *err, size_t errlen)
 {
-    if (version < 0 || version >= NN_VERSIONS) {
-        snprintf(err, errlen, "--version %d: versions are 0 to %d", version, NN_VERSIONS - 1);
+    if (!known_version(version)) {
+        snprintf(err, errlen, "--version %d: versions are 1 to %d", version, NN_VERSIONS);
         return -1;
     }
     version = nn_version_runs_as(dev, version);
     report_clear(&dev->report, 1);
     nn_clear_results(dev);
     step_timer_start(&dev->timer);
-    versions[version]->run(dev, reduce);
+    versions[version - 1]->run(dev, reduce);
     nn_timer_flush(dev);
     nn_timing_from_report(dev, timing);
     timing->ran_version = version;

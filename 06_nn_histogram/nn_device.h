@@ -19,22 +19,22 @@ struct nn_device {
     uint32_t *smin;     /* per query, the bits of the smallest squared distance */
     uint32_t *smax;     /* ... and of the largest */
     float *threshold;   /* queries x (bins - 1): see bin_rule.h */
-    float *margin;      /* per query, the margin of nn_bin_fast (versions 8 to 17) */
+    float *margin;      /* per query, the margin of nn_bin_fast (versions 6 to 10) */
     uint32_t *hist;     /* queries x bins */
-    float *dist;        /* chunk x refs distances (versions 0-6) */
-    uint32_t *thread_hist; /* chunk x 64 x bins: versions 1-3's per-thread histograms */
-    uint32_t *query4;   /* version 9: the queries as bytes, 4 dimensions a word (queries x words) */
+    float *dist;        /* chunk x refs distances (versions 1-4) */
+    uint32_t *thread_hist; /* chunk x 64 x bins: versions 1-2's per-thread histograms */
+    uint32_t *query4;   /* versions 7-10: the queries as bytes, 4 dimensions a word (queries x words) */
     uint32_t *base4;    /* ... and the references, transposed (words x refs) */
     int words;          /* words per vector: dims / 4, rounded up */
-    int bytes;          /* 1 if the data are bytes (nn_imma_data): versions 9-17 apply */
-    uint32_t *query8;   /* versions 10-17: the queries as bytes in fragment order (imma_layout.h) */
+    int bytes;          /* 1 if the data are bytes (nn_imma_data): versions 7-10 apply */
+    uint32_t *query8;   /* versions 8-10: the queries as bytes in fragment order (imma_layout.h) */
     uint32_t *base8;    /* ... and the references */
     int kblocks;        /* blocks of 128 dimensions per packed vector */
-    int imma;           /* 1 if versions 10-17 can run here, on these data */
+    int imma;           /* 1 if the tensor-core passes of versions 8-10 run here */
     char imma_why[160]; /* why it cannot */
-    int chunk;          /* queries per chunk of versions 0-6 */
+    int chunk;          /* queries per chunk of versions 1-4 */
     double setup_ms;
-    double pack_ms;     /* the part of setup_ms that made versions 9-17's byte copies */
+    double pack_ms;     /* the part of setup_ms that made versions 7-10's byte copies */
     step_timer timer;
     sort_report report; /* one row: the steps' times, summed */
 };
@@ -48,13 +48,11 @@ typedef struct {
     double (*step_bytes)(const nn_device *dev, int step);
 } nn_version;
 
-extern const nn_version nn_version_0, nn_version_1, nn_version_2, nn_version_3, nn_version_4,
-    nn_version_5, nn_version_6, nn_version_7, nn_version_8, nn_version_9, nn_version_10,
-    nn_version_11, nn_version_12, nn_version_13, nn_version_14, nn_version_15, nn_version_16,
-    nn_version_17;
+extern const nn_version nn_version_1, nn_version_2, nn_version_3, nn_version_4, nn_version_5,
+    nn_version_6, nn_version_7, nn_version_8, nn_version_9, nn_version_10;
 
 #define FULL_MASK 0xFFFFFFFFu
-#define PER_THREAD_HISTS 64 /* versions 1-3: threads (and histograms) per query, as in the report */
+#define PER_THREAD_HISTS 64 /* versions 1-2: threads (and histograms) per query, as in the report */
 
 /* The steps every version shares (nn_common.cu): clear the min/max and the
  * counts, compute the thresholds of queries [q0, q0 + count) (and their

@@ -15,12 +15,12 @@ extern "C" {
 #endif
 
 enum { NN_STEP_DISTANCES, NN_STEP_MINMAX, NN_STEP_THRESHOLDS, NN_STEP_HISTOGRAM, NN_STEPS };
-#define NN_VERSIONS 18          /* versions 0 .. 17, one file each: vN_*.cu */
+#define NN_VERSIONS 10          /* versions 1 .. 10, one file each: vN_*.cu */
 #define NN_CUBLAS (-1)          /* the cuBLAS FP32 baseline, where a version number is expected */
 #define NN_CUBLAS_INT8 (-3)     /* the cuBLAS INT8 baseline (byte data only) */
 #define NN_VERSION_REDUCE 3     /* the version whose min/max --reduce chooses */
-#define NN_VERSION_BYTES 9      /* from here on, byte data only: on other data version 8 runs */
-#define NN_VERSION_IMMA 10      /* from here on, integer tensor cores: else version 9 runs */
+#define NN_VERSION_BYTES 7      /* from here on, byte data only: on other data version 6 runs */
+#define NN_VERSION_IMMA 8       /* from here on, a tensor-core pass, where it applies */
 
 /* The reduction steps of the class notes, for version 3's min/max (--reduce). */
 enum {
@@ -44,7 +44,7 @@ typedef struct nn_device nn_device;
 nn_device *nn_device_create(const nn_problem *p, char *err, size_t errlen);
 void nn_device_destroy(nn_device *dev);
 double nn_device_setup_ms(const nn_device *dev);
-/* The part of the setup that made versions 9-17's byte copies (0 if they do not apply). */
+/* The part of the setup that made versions 7-10's byte copies (0 if they do not apply). */
 double nn_device_pack_ms(const nn_device *dev);
 
 const char *nn_version_name(int version);
@@ -54,14 +54,20 @@ const char *nn_version_name(int version);
  * report's did, and the check counts the rows that do (nn_check_report_rule). */
 int nn_version_report_bins(int version);
 
-/* NULL if versions 10-17 run on this problem and GPU, else why they do not. */
+/* NULL if versions 8-10 run their tensor-core passes on this problem and GPU,
+ * else why not (they run version 7's __dp4a pass then, or version 6 on data
+ * that are not bytes: nn_version_runs_as). */
 const char *nn_imma_unusable(const nn_device *dev);
 
-/* The version that runs when `version` is asked for: versions 9-17 need byte
- * data (else version 8 runs), versions 10-17 integer mma too (else 9). */
+/* Switches the tensor-core passes off, so that versions 8-10 run their
+ * __dp4a pass (version 7's) as on a GPU without integer mma: for the tests. */
+void nn_device_without_tensor_cores(nn_device *dev);
+
+/* The version that runs when `version` is asked for: versions 7-10 need byte
+ * data (else version 6 runs). */
 int nn_version_runs_as(const nn_device *dev, int version);
 
-/* Runs one version (0 .. NN_VERSIONS - 1) on the whole problem; hist receives
+/* Runs one version (1 .. NN_VERSIONS) on the whole problem; hist receives
  * queries x bins counts.  reduce: version 3's reduction (NN_REDUCE_*).
  * The version that ran is in timing->ran_version (nn_version_runs_as). */
 int nn_run_version(nn_device *dev, int version, int reduce, uint32_t *hist, nn_timing *timing,
@@ -71,7 +77,7 @@ int nn_run_version(nn_device *dev, int version, int reduce, uint32_t *hist, nn_t
  * memory, as modelled next to each version (vN_*.cu): the driver's GB/s. */
 double nn_step_bytes(const nn_device *dev, int version, int step);
 
-/* How many floats of {0} and [1, 2^24] versions 11-17's branch-free square root
+/* How many floats of {0} and [1, 2^24] versions 9-10's branch-free square root
  * (nn_sqrt_small in bin_rule.h) gets different from __fsqrt_rn: must be 0. */
 long long nn_sqrt_small_check(void);
 
@@ -81,7 +87,7 @@ long long nn_sqrt_small_check(void);
 int nn_run_cublas(nn_device *dev, uint32_t *hist, nn_timing *timing, char *err, size_t errlen);
 
 /* The same on cuBLAS's integer GEMM (int8 in, int32 out: the tensor cores versions
- * 10-17 use), the bytes centred to -128..127.  NULL from nn_cublas_int8_unusable
+ * 8-10 use), the bytes centred to -128..127.  NULL from nn_cublas_int8_unusable
  * where it applies (byte data, compute capability 6.1+), else why not. */
 const char *nn_cublas_int8_unusable(const nn_device *dev);
 int nn_run_cublas_int8(nn_device *dev, uint32_t *hist, nn_timing *timing, char *err,

@@ -24,7 +24,7 @@ typedef struct {
  * in whatever order a kernel (or cuBLAS) adds them. */
 int nn_exact_data(const nn_problem *p);
 
-/* 1 if versions 9-17 (bytes, integer tensor cores) apply: every component
+/* 1 if versions 7-10 (bytes, integer tensor cores) apply: every component
  * an integer from 0 to 255 and at most 256 dimensions.  Their int32 dot products are exact
  * for bytes in any number of dimensions; the limit keeps the squared
  * distances (at most 256 x 255^2) below 2^24, exact as the floats that the

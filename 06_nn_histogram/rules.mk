@@ -4,11 +4,8 @@
 # and test_06_nn_histogram (every version against the reference: GPU).
 S06 := 06_nn_histogram
 S06_COMMON := $(addprefix $(BUILD)/obj/$(S06)/,vecs.o nn_reference.o)
-S06_VERSIONS := v0_naive v1_report v2_exact_bins v3_reductions v4_shared_hist v5_register_tiles \
-                v6_dot_products v7_fused \
-                v8_margin_bins v9_bytes v10_tensor_cores v11_tuned_bins v12_copies_warps \
-                v13_packed_counters v14_minmax_queries v15_count_no_tests \
-                v16_swapped_operands v17_nearest_test
+S06_VERSIONS := v1_report v2_exact_bins v3_privatised v4_register_tiles v5_fused v6_margin_bins \
+                v7_bytes v8_tensor_cores v9_latency v10_tuned
 S06_GPU := $(addprefix $(BUILD)/obj/$(S06)/,nn_common.o $(addsuffix .o,$(S06_VERSIONS)) \
                                             baseline_cublas.o)
 

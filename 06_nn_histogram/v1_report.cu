@@ -2,19 +2,14 @@
  * 06_nn_histogram/v1_report.cu - version 1: the report's pipeline (report
  * 004), its float binning included.
  *
- * What changed since version 0, step by step as the report did it:
- * - distances tiled through shared memory: a block of 32 x 32 threads loads
- *   32 queries and 64 references, and each thread computes two distances, so
- *   each value loaded is used 32 or 64 times instead of once;
- * - the distances stored are sqrtf(s), not s, as the report stored them;
- * - each of 64 threads per query counts its section of the distances into a
- *   histogram of its own in global memory, and an "adder" kernel sums the 64
- *   histograms of each query;
- * - the bins come from the report's float rule (nn_report_bin in
- *   bin_rule.h), with no thresholds: a distance within float rounding of a
- *   bin edge can land in the neighbouring bin.  The check counts the
- *   histograms that differ from the exact ones, as the report counted 577 of
- *   its 10,000.  Version 2 changes only that.
+ * Where stage 06 starts: the pipeline as the report built it.  The distances
+ * are tiled through shared memory (a block of 32 x 32 threads loads 32
+ * queries and 64 references; each thread computes two distances) and stored
+ * as sqrtf(s); 64 threads per query each count a section of them into a
+ * histogram of their own in global memory, and an "adder" kernel sums the 64.
+ * The bins come from the report's float rule (nn_report_bin in bin_rule.h): a
+ * distance within float rounding of a bin edge can land in the neighbouring
+ * bin, and the check counts the histograms that differ from the exact ones.
  */
 #include "cuda_check.h"
 #include "gpu.h"

@@ -132,7 +132,7 @@ static float query_margin(const float *thr, int k, float smin, float smax)
     return nn_margin_float(worst);
 }
 
-/* Versions 7 and 8 bin by the guess alone when it is clear of every edge by
+/* Versions 6-10 bin by the guess alone when it is clear of every edge by
  * more than the query's margin: the bins must still be the rule's, for every
  * integer squared distance and for random floats; and on SIFT-like spans the
  * thresholds must be needed rarely, or the shortcut buys nothing. */

@@ -5,9 +5,10 @@
  * min = max, a query equal to a reference point, counts of references and
  * queries that are not multiples of any tile, bin counts whose histograms
  * fit in shared memory 4, 2 or 1 query per 8 at a time or not at all; byte
- * data beyond 129 dimensions (exact for versions 9-17 only); and float data
- * (not exact, where versions 9-17 must run version 8), checked within rounding at bin
- * edges.  Version 1 bins by the report's float rule: on exact data each of its
+ * data beyond 129 dimensions (exact for versions 7-10 only); and float data
+ * (not exact, where versions 7-10 must run version 6), checked within rounding at bin
+ * edges.  Versions 8-10 run again with their tensor-core passes switched off, so
+ * that their __dp4a pass (for GPUs without integer mma) is tested here too.  Version 1 bins by the report's float rule: on exact data each of its
  * rows must equal that rule's row on the CPU, and the rows where the rule
  * differs from the exact reference are counted - over all shapes the count
  * must be what the reference says, and not zero.  GPU.
@@ -70,6 +71,41 @@ static int rows_differing(const nn_reference *ref)
     return n;
 }
 
+/* Runs one version (or baseline) on dev and checks every row of its histograms. */
+static void run_and_check(nn_device *dev, const nn_problem *p, const nn_reference *ref,
+                          const shape *s, int version, int variant, int ran, int exact,
+                          uint32_t *hist)
+{
+    char err[512];
+    nn_timing t;
+    fill_garbage(hist, (size_t)s->queries * s->bins, 9);
+    int rc = version == NN_CUBLAS ? nn_run_cublas(dev, hist, &t, err, sizeof err)
+             : version == NN_CUBLAS_INT8
+                 ? nn_run_cublas_int8(dev, hist, &t, err, sizeof err)
+                 : nn_run_version(dev, version, variant, hist, &t, err, sizeof err);
+    CHECK_MSG(rc == 0, "%s", err);
+    if (rc)
+        return;
+    CHECK_MSG(t.ran_version == ran, "version %d ran as %d, expected %d", version, t.ran_version,
+              ran);
+    char msg[512] = "";
+    /* versions 7-10's and the INT8 baseline's integer sums are exact on any byte
+     * data up to d = 256 */
+    int exact_row = exact || version == NN_CUBLAS_INT8 ||
+                    (!nn_is_baseline(version) && t.ran_version >= NN_VERSION_BYTES);
+    int mismatched = 0;
+    int failed = nn_version_report_bins(version)
+                     ? nn_check_report_rule(p, ref, hist, exact_row, &mismatched, msg, sizeof msg)
+                     : nn_check(p, ref, hist, exact_row, msg, sizeof msg);
+    CHECK_MSG(!failed, "version %d (reduce %d%s), %dx%dx%d K=%d %s: %s", version, variant,
+              nn_imma_unusable(dev) ? ", no tensor cores" : "", s->queries, s->refs, s->dims,
+              s->bins, kind_name(s->kind), msg);
+    if (nn_version_report_bins(version) && exact) {
+        report_rows_counted += mismatched;
+        report_rows_expected += rows_differing(ref);
+    }
+}
+
 static void test_shape(const shape *s, int small)
 {
     float *query = malloc((size_t)s->queries * s->dims * sizeof(float));
@@ -88,7 +124,8 @@ static void test_shape(const shape *s, int small)
     CHECK_MSG(dev != NULL, "%s", err);
     nn_reference ref;
     CHECK(nn_reference_create(&p, 0, &ref) == 0); /* every row */
-    /* versions 9-17 must run wherever they apply, or their rows would test version 8 */
+    /* versions 8-10's tensor-core passes must run wherever they apply, or their rows
+     * would test the __dp4a pass only */
     int bytes = nn_imma_data(&p), imma = bytes && gpu_compute_capability() >= 80;
     CHECK_MSG((nn_imma_unusable(dev) == NULL) == imma, "version %d %s on %s d=%d",
               NN_VERSION_IMMA, imma ? "did not apply" : "applied", kind_name(s->kind), s->dims);
@@ -97,41 +134,21 @@ static void test_shape(const shape *s, int small)
     int int8 = bytes && gpu_compute_capability() >= 61;
     CHECK_MSG((nn_cublas_int8_unusable(dev) == NULL) == int8, "cublas-int8 %s on %s d=%d",
               int8 ? "did not apply" : "applied", kind_name(s->kind), s->dims);
-    for (int version = NN_CUBLAS_INT8; version < NN_VERSIONS; version++) {
-        if (version == NN_CUBLAS_INT8 + 1 || (version == NN_CUBLAS_INT8 && !int8))
-            continue; /* -2 is no version; the INT8 baseline only where it applies */
+    for (int version = NN_CUBLAS_INT8; version <= NN_VERSIONS; version++) {
+        if (version == NN_CUBLAS_INT8 + 1 || version == 0 || (version == NN_CUBLAS_INT8 && !int8))
+            continue; /* -2 and 0 are no version; the INT8 baseline only where it applies */
         int reduces = version == NN_VERSION_REDUCE && !small ? 4 : 1;
+        int ran = version >= NN_VERSION_BYTES && !bytes ? NN_VERSION_BYTES - 1 : version;
         for (int reduce = 1; reduce <= reduces; reduce++) {
             int variant = version == NN_VERSION_REDUCE && small ? NN_REDUCE_SHUFFLE : reduce;
-            nn_timing t;
-            fill_garbage(hist, (size_t)s->queries * s->bins, 9);
-            int rc = version == NN_CUBLAS ? nn_run_cublas(dev, hist, &t, err, sizeof err)
-                     : version == NN_CUBLAS_INT8
-                         ? nn_run_cublas_int8(dev, hist, &t, err, sizeof err)
-                         : nn_run_version(dev, version, variant, hist, &t, err, sizeof err);
-            CHECK_MSG(rc == 0, "%s", err);
-            int ran = version >= NN_VERSION_BYTES && !bytes ? NN_VERSION_BYTES - 1
-                      : version >= NN_VERSION_IMMA && !imma  ? NN_VERSION_IMMA - 1
-                                                             : version;
-            CHECK_MSG(t.ran_version == ran,
-                      "version %d ran as %d, expected %d", version, t.ran_version, ran);
-            char msg[512] = "";
-            /* versions 9-17's and the INT8 baseline's integer sums are exact on any byte
-             * data up to d = 256 */
-            int exact_row = exact || version == NN_CUBLAS_INT8 ||
-                            (!nn_is_baseline(version) && t.ran_version >= NN_VERSION_BYTES);
-            int mismatched = 0;
-            int failed = nn_version_report_bins(version)
-                             ? nn_check_report_rule(&p, &ref, hist, exact_row, &mismatched, msg,
-                                                    sizeof msg)
-                             : nn_check(&p, &ref, hist, exact_row, msg, sizeof msg);
-            CHECK_MSG(!failed, "version %d (reduce %d), %dx%dx%d K=%d %s: %s", version, variant,
-                      s->queries, s->refs, s->dims, s->bins, kind_name(s->kind), msg);
-            if (nn_version_report_bins(version) && exact) {
-                report_rows_counted += mismatched;
-                report_rows_expected += rows_differing(&ref);
-            }
+            run_and_check(dev, &p, &ref, s, version, variant, ran, exact, hist);
         }
+    }
+    if (imma) { /* the same versions on the __dp4a pass of a GPU without integer mma */
+        nn_device_without_tensor_cores(dev);
+        CHECK(nn_imma_unusable(dev) != NULL);
+        for (int version = NN_VERSION_IMMA; version <= NN_VERSIONS; version++)
+            run_and_check(dev, &p, &ref, s, version, NN_REDUCE_SHUFFLE, version, exact, hist);
     }
     nn_reference_destroy(&ref);
     nn_device_destroy(dev);
@@ -152,15 +169,15 @@ int main(int argc, char **argv)
         {4, 700, 16, 50, FLAT},        {6, 5000, 130, 64, SIFT_LIKE}, /* d > 129: not exact */
         {7, 3000, 24, 100, FLOATS},    {65, 66001, 128, 5, SIFT_LIKE},
         {9, 3000, 128, 8192, SIFT_LIKE},  /* no histogram fits in shared memory */
-        {20, 1900, 200, 2000, SIFT_LIKE}, /* two groups of 8 queries (13: four); 2 blocks of dims */
-        {3, 5000, 256, 300, SIFT_LIKE},   /* the largest d of versions 9-17 */
-        {8, 4000, 128, 5000, SIFT_LIKE},  /* 12: one group, 24 warps; 13-17: packed (also --small) */
+        {20, 1900, 200, 2000, SIFT_LIKE}, /* two groups of 8 queries (10: four); 2 blocks of dims */
+        {3, 5000, 256, 300, SIFT_LIKE},   /* the largest d of versions 7-10 */
+        {8, 4000, 128, 5000, SIFT_LIKE},  /* 9: one group, 24 warps; 10: packed (also --small) */
         /* more references than a block of the min/max pass takes, and one
-         * bin that gets all 70,000 distances of its query (version 13: 65,280
+         * bin that gets all 70,000 distances of its query (version 10: 65,280
          * of them in one 16-bit counter, in both halves of the words) */
         {17, 70000, 128, 5000, SIFT_LIKE}, {16, 70000, 16, 5000, FLAT},
     };
-    /* versions 11-17's square root against the correctly rounded one, every float it meets */
+    /* versions 9-10's square root against the correctly rounded one, every float it meets */
     long long sqrt_mismatches = nn_sqrt_small_check();
     CHECK_MSG(sqrt_mismatches == 0, "nn_sqrt_small differs from __fsqrt_rn on %lld floats of [1, 2^24]",
           sqrt_mismatches);

@@ -19,7 +19,8 @@ expect_error "from 1 to 8192" --bins 0
 expect_error "--bins '-3'" --bins -3
 expect_error "whole number" --bins abc
 expect_error "from 1 to 8192" --bins 9000
-expect_error "from 0 to 17, or all" --version 18
+expect_error "from 1 to 10, or all" --version 11
+expect_error "from 1 to 10, or all" --version 0
 expect_error "from 1 to 500000, or all" --check x
 expect_error "--seed 'x': expected a whole number from 0 to" --seed x
 for option in -q -r -d --bins --version --reduce --seed --runs --check; do
@@ -46,6 +47,6 @@ expect_error "cannot create output file" --output /proc/x
 expect_error "it is a directory" --output "$tmp"
 expect_error "cannot create output file" --output="$tmp/no/such/dir/h.ivecs"
 expect_error "cannot open" --base "$long_dir/b.fvecs" --query "$tmp/base4.fvecs"
-expect_accepted -q 2 -r 100 -d 8 --bins=10 --version=12 --runs=1 --no-cublas
+expect_accepted -q 2 -r 100 -d 8 --bins=10 --version=9 --runs=1 --no-cublas
 
 finish test_cli_06_nn_histogram

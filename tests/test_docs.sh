@@ -127,7 +127,7 @@ done
 # The course's path (steps.txt, make steps): every step's file exists, every algorithm
 # file of a stage is a step, and each lesson stays small: the lines `make diff` changes
 # from the step before, counted as `make steps` counts them, stay within 200 (350 for a
-# step that changes a pass's whole structure).  Checked for the sort stages' steps.
+# step that changes a pass's whole structure).
 . tools/steps-lib.sh
 prev=""
 while IFS=$'\t' read -r id file kind lesson; do
@@ -136,7 +136,7 @@ while IFS=$'\t' read -r id file kind lesson; do
     [ -n "$lesson" ] || fail "steps.txt: step $id has no lesson"
     limit=$(step_limit "$kind")
     case $kind in lesson | structure | start) ;; *) fail "steps.txt: step $id: unknown kind '$kind'" ;; esac
-    if [ -n "$prev" ] && [ -n "$limit" ] && [ "${id%%.*}" != 06 ]; then
+    if [ -n "$prev" ] && [ -n "$limit" ]; then
         changed=$(changed_lines "$prev" "$file")
         [ "$changed" -gt 0 ] || fail "make diff to step $id changes no line"
         [ "$changed" -le "$limit" ] || fail "make diff to step $id changes $changed lines, more than the $limit of a $kind step"

@@ -217,16 +217,28 @@ static void test_key_files(void)
 
 /* ---- the option parser -------------------------------------------------- */
 
+/* A command line of words: argv[0] "prog", then the words of args (in buf). */
+typedef struct {
+    char buf[512];
+    char *argv[32];
+    int argc;
+} command_line;
+
+static void split_words(command_line *c, const char *args)
+{
+    c->argv[0] = "prog";
+    c->argc = 1;
+    snprintf(c->buf, sizeof c->buf, "%s", args);
+    for (char *tok = strtok(c->buf, " "); tok && c->argc < 31; tok = strtok(NULL, " "))
+        c->argv[c->argc++] = tok;
+}
+
 static int parse(const stage_info *stage, run_config *cfg, char *err, size_t errlen,
                  const char *args)
 {
-    char buf[512];
-    char *argv[32] = {"prog"};
-    int argc = 1;
-    snprintf(buf, sizeof buf, "%s", args);
-    for (char *tok = strtok(buf, " "); tok && argc < 31; tok = strtok(NULL, " "))
-        argv[argc++] = tok;
-    return parse_sort_args(argc, argv, stage, cfg, err, errlen);
+    command_line c;
+    split_words(&c, args);
+    return parse_sort_args(c.argc, c.argv, stage, cfg, err, errlen);
 }
 
 static void expect_rejected(const stage_info *stage, const char *args, const char *needle)
@@ -313,14 +325,10 @@ static void test_options(void)
 /* step_from_args on a command line of words (args) for a stage of nsteps steps. */
 static int step_of(const char *args, int nsteps, char *err, size_t errlen)
 {
-    char buf[256];
-    char *argv[16] = {"prog"};
-    int argc = 1;
-    snprintf(buf, sizeof buf, "%s", args);
-    for (char *tok = strtok(buf, " "); tok && argc < 15; tok = strtok(NULL, " "))
-        argv[argc++] = tok;
+    command_line c;
+    split_words(&c, args);
     err[0] = '\0';
-    return step_from_args(argc, argv, "fake_stage", nsteps, err, errlen);
+    return step_from_args(c.argc, c.argv, "fake_stage", nsteps, err, errlen);
 }
 
 /* --step K: the last step without it; 1..nsteps with it; one line for anything else;

@@ -32,8 +32,8 @@
 #   nn06red   stage 06's reduction lab (06_reduce_lab): the seven trees of the class
 #             notes on tiles already in shared memory; nn06_reduce_lab.csv
 #   nn06k     stage 06 at the full size, K = 1, 5, 50, 500, 5000: versions 1 (the course
-#             report's pipeline), 10 (tensor cores), 12 (copies and warps) and 17 (the
-#             fastest) with both cuBLAS baselines in each run, median of 3 (not in the
+#             report's pipeline), 8 (tensor cores), 9 (latency) and 10 (the fastest)
+#             with both cuBLAS baselines in each run, median of 3 (not in the
 #             default sets: about three minutes on an H100); nn06_k.csv
 # <machine> is the GPU's name (nvidia-smi), or, where there is no GPU,
 # cpu-<the CPU's model name as /proc/cpuinfo gives it>-<logical CPUs>cpus: two
@@ -126,13 +126,7 @@ finish_set() {
 sort_stages=$(ls -d [0-9][0-9]_*/ 2>/dev/null | tr -d / | while read -r s; do
     [ -f "$s/radix_sort.c" ] || [ -f "$s/radix_sort.cu" ] || ls "$s"/step1_*.cu >/dev/null 2>&1 &&
         echo "$s"; done)
-# step_args STAGE: "--step 1", "--step 2" ... for a stage of several steps (each step's
-# file stepK_*.cu), one empty line for a stage of one step
-step_args() {
-    local f
-    ls "$1"/step[0-9]_*.cu >/dev/null 2>&1 || { echo ""; return; }
-    for f in "$1"/step[0-9]_*.cu; do f=${f##*/step}; echo "--step ${f%%_*}"; done
-}
+. tools/steps-lib.sh # stage_step_args
 
 for set in "${sets[@]+"${sets[@]}"}"; do
     echo "== $set =="
@@ -152,7 +146,7 @@ for set in "${sets[@]+"${sets[@]}"}"; do
                     02_parallel_hist_scan) run "$csv" "$s" $step -n 268435456 --runs 1 ;;
                     *) run "$csv" "$s" $step -n 268435456 ;;
                 esac
-            done < <(step_args "$s")
+            done < <(stage_step_args "$s")
         done ;;
     sizes)
         # how cost grows: every GPU stage at 2^10 .. 2^28 keys, CUB in the same runs
@@ -261,12 +255,12 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         cols="$cols histogram_ms cublas cublas_ms vs_cublas mismatched_rows checked_rows exact check gpu args"
         for k in 1 5 50 500 5000; do
             # the baselines run beside every version (each vs_cublas is from its own
-            # process); their rows are kept once per K, from version 17's run.  Version 1,
+            # process); their rows are kept once per K, from version 10's run.  Version 1,
             # the course report's own pipeline, as the report swept K.
             nn_run "$cols" no-cublas --bins "$k" --version 1 --runs "${NN06_RUNS:-3}" || break
-            nn_run "$cols" no-cublas --bins "$k" --version 10 --runs "${NN06_RUNS:-3}" || break
-            nn_run "$cols" no-cublas --bins "$k" --version 12 --runs "${NN06_RUNS:-3}" || break
-            nn_run "$cols" rows --bins "$k" --version 17 --runs "${NN06_RUNS:-3}" || break
+            nn_run "$cols" no-cublas --bins "$k" --version 8 --runs "${NN06_RUNS:-3}" || break
+            nn_run "$cols" no-cublas --bins "$k" --version 9 --runs "${NN06_RUNS:-3}" || break
+            nn_run "$cols" rows --bins "$k" --version 10 --runs "${NN06_RUNS:-3}" || break
         done ;;
     *) echo "unknown set '$set'" >&2; exit 2 ;;
     esac

@@ -20,9 +20,12 @@
 #                (tools/lab-patches/04_atomic_histogram.cu): its test program, then the
 #                default sort at 2^24+1 and 2^28 keys, as built and changed
 #   04-bits8     stage 04, lab 5: 8-bit digits with larger tiles (--kpt 16 --block 512)
-#   06-warps12   stage 06, lab 9: version 12's histogram pass with 8, 16, 24 and 32 warps
+#   06-gridorder stage 06, lab 8: version 5 with the references as the grid's fast
+#                dimension (q0 from blockIdx.y, the range from blockIdx.x, the grid's sizes
+#                exchanged), against it as built, 1,000 queries, K = 5000
+#   06-warps9    stage 06, lab 9: version 9's histogram pass with 8, 16, 24 and 32 warps
 #                (I_HIST_WARPS_ONE_GROUP), 1,000 queries, K = 5000
-#   06-warps17   stage 06, lab 10: version 17's packed pass with 20, 24, 28 and 32 warps
+#   06-warps10   stage 06, lab 10: version 10's packed pass with 20, 24, 28 and 32 warps
 #                (I_PACKED_WARPS), full size, K = 5000
 #   05-unstable  stage 05, lab 7: rank_in_warp with the highest lane as leader, counting
 #                the lanes above: which checks of test_05_warp_shuffle_3 fail
@@ -164,14 +167,33 @@ for name in "$@"; do
                 build/bin/04_paper_local_sort $a --runs 5 | grep -E '^  (local_sort|histogram|scan|scatter) |^RESULT'
             done
         } >"$log" 2>&1 ;;
-    06-warps12 | 06-warps17)
+    06-gridorder)
         {
-            if [ "$name" = 06-warps12 ]; then
-                file=v12_copies_warps.cu macro=I_HIST_WARPS_ONE_GROUP counts="8 16 24 32"
-                args="-q 1000 --version 12 --bins 5000 --runs 3 --no-cublas"
+            echo "# $name $(date -u +%FT%TZ): v5_fused.cu with the references as the grid's fast dimension"
+            copy grid
+            f=$scratch/grid/06_nn_histogram/v5_fused.cu
+            sed -i 's/q0 = blockIdx\.x \* TQ;/q0 = blockIdx.y * TQ;/;
+                    s/const int r_begin = blockIdx\.y \* F_TILES_PER_BLOCK/const int r_begin = blockIdx.x * F_TILES_PER_BLOCK/;
+                    s/^    dim3 grid((unsigned)((p->queries + 8 \* QG - 1) \/ (8 \* QG)),$/    dim3 grid((unsigned)((p->refs + refs_per_block - 1) \/ refs_per_block),/;
+                    s/^              (unsigned)((p->refs + refs_per_block - 1) \/ refs_per_block));$/              (unsigned)((p->queries + 8 * QG - 1) \/ (8 * QG)));/' "$f"
+            echo "changed lines (expect 4): $(diff 06_nn_histogram/v5_fused.cu "$f" | grep -c '^>')"
+            make -s -C "$scratch/grid" build/bin/06_nn_histogram >/dev/null 2>"$scratch/grid.err" ||
+                { echo "  build failed:"; head -n 5 "$scratch/grid.err"; }
+            make -s build/bin/06_nn_histogram >/dev/null
+            for bin in build/bin/06_nn_histogram "$scratch/grid/build/bin/06_nn_histogram"; do
+                echo "--- $bin -q 1000 --version 5 --bins 5000 --runs 3 --no-cublas"
+                "$bin" -q 1000 --version 5 --bins 5000 --runs 3 --no-cublas | grep '^RESULT' |
+                    sed 's/.* ms=\([0-9.]*\) .*minmax_ms=\([0-9.]*\) .*histogram_ms=\([0-9.]*\) .*check=\([A-Z]*\).*/  ms=\1 minmax_ms=\2 histogram_ms=\3 check=\4/'
+            done
+        } >"$log" 2>&1 ;;
+    06-warps9 | 06-warps10)
+        {
+            if [ "$name" = 06-warps9 ]; then
+                file=v9_latency.cu macro=I_HIST_WARPS_ONE_GROUP counts="8 16 24 32"
+                args="-q 1000 --version 9 --bins 5000 --runs 3 --no-cublas"
             else
-                file=v17_nearest_test.cu macro=I_PACKED_WARPS counts="20 24 28 32"
-                args="--version 17 --bins 5000 --runs 3 --no-cublas"
+                file=v10_tuned.cu macro=I_PACKED_WARPS counts="20 24 28 32"
+                args="--version 10 --bins 5000 --runs 3 --no-cublas"
             fi
             echo "# $name $(date -u +%FT%TZ): $macro in $file, then 06_nn_histogram $args"
             copy warps

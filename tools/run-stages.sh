@@ -16,14 +16,11 @@ bin_dir=$1; shift
 results=() skipped=() failed=() tables_above=()
 # runs: "STAGE ARGS" a line - each step of a stage of several steps (05: its files
 # step1_*.cu ...) runs on its own, --step K, so that the table shows what each bought
+. "$(dirname "$0")/steps-lib.sh" # stage_step_args
 runs() {
-    local stage f
+    local stage step
     for stage in "$@"; do
-        if ls "$stage"/step[0-9]_*.cu >/dev/null 2>&1; then
-            for f in "$stage"/step[0-9]_*.cu; do f=${f##*/step}; echo "$stage --step ${f%%_*}"; done
-        else
-            echo "$stage"
-        fi
+        while read -r step; do echo "$stage${step:+ $step}"; done < <(stage_step_args "$stage")
     done
 }
 while read -r stage step_arg; do

@@ -22,5 +22,14 @@ step_ids() { steps | cut -f1; }
 # step_limit KIND: the most changed lines a step of that kind may differ from the one before
 step_limit() { case $1 in lesson) echo 200 ;; structure) echo 350 ;; *) echo "" ;; esac; }
 
+# stage_step_args STAGE: how the stage's program is asked for each of its steps, one a
+# line: "--step 1", "--step 2" ... for a stage of several steps (its files stepK_*.cu),
+# one empty line for a stage of one step
+stage_step_args() {
+    local f
+    ls "$1"/step[0-9]_*.cu >/dev/null 2>&1 || { echo ""; return; }
+    for f in "$1"/step[0-9]_*.cu; do f=${f##*/step}; echo "--step ${f%%_*}"; done
+}
+
 # changed_lines FILE_A FILE_B: the changed lines of diff -u, counted as the course counts them
 changed_lines() { diff -u "$1" "$2" | grep -c '^[-+][^-+]'; }

@@ -1,14 +1,12 @@
 /*
- * 06_nn_histogram/v3_reductions.cu - version 3: the min/max done well.
+ * 06_nn_histogram/v3_privatised.cu - version 3: reductions and privatisation.
  *
- * What changed since version 2: the min/max kernel.  Version 2's 64 threads
- * per query each scanned a contiguous section (neighbouring threads read
- * addresses a section apart: uncoalesced), and thread 0 combined the 64
- * results alone.  Here 256 threads per query read the row together
- * (coalesced), then reduce their 256 results in one of the four steps of the
- * class notes on reduction (report 002), chosen with --reduce: divergent
- * branches -> strided indexing (no divergence, bank conflicts) -> sequential
- * addressing (neither) -> warp shuffles.
+ * What changed since version 2: the two steps that combine many values into
+ * few.  The min/max: 256 threads per query read its row together (coalesced)
+ * and reduce their results by one of the four steps of the class notes on
+ * reduction (report 002), chosen with --reduce.  The histogram: blocks of 1024
+ * threads count into one histogram per block in shared memory and add its K
+ * counts to the query's once - privatisation (report 002).  No adder.
  */
 #include "cuda_check.h"
 #include "gpu.h"
@@ -151,38 +149,30 @@ static __global__ void minmax_reduce(const float *dist, int refs, int q0, int va
     }
 }
 
-/* The report's histcal: one block of 64 threads per query; thread t counts
- * its contiguous section of the distances into its own K counters in global
- * memory (atomicAdd as in the report, though no other thread touches them).
- * The bin: the exact rule, through the query's thresholds. */
-static __global__ void histogram_per_thread(const float *dist, int refs, int q0, int k,
-                                            const uint32_t *smin, const uint32_t *smax,
-                                            const float *threshold, uint32_t *thread_hist)
+#define HIST_THREADS 1024
+#define HIST_BLOCKS_PER_QUERY 8 /* the flush of K counts per block stays small beside R */
+
+/* A block counts a grid-stride share of one query's row into K counters in
+ * shared memory, then adds the non-zero ones to the query's histogram. */
+static __global__ void __launch_bounds__(HIST_THREADS)
+histogram_shared(const float *dist, int refs, int q0, int k, const uint32_t *smin,
+                 const uint32_t *smax, const float *threshold, uint32_t *hist)
 {
-    int q = q0 + blockIdx.x, t = threadIdx.x, section = (refs + 63) / 64;
+    extern __shared__ uint32_t s_hist[];
+    int q = q0 + blockIdx.y;
+    for (int b = threadIdx.x; b < k; b += blockDim.x)
+        s_hist[b] = 0;
     float root, scale;
     bin_guess_params(smin, smax, q, k, &root, &scale);
     const float *thr = threshold + (size_t)q * (k - 1);
-    uint32_t *mine = thread_hist + ((size_t)blockIdx.x * PER_THREAD_HISTS + t) * k;
-    for (int b = 0; b < k; b++)
-        mine[b] = 0;
-    const float *row = dist + (size_t)blockIdx.x * refs;
-    int begin = t * section, end = begin + section < refs ? begin + section : refs;
-    for (int r = begin; r < end; r++)
-        atomicAdd(&mine[nn_bin_guessed(row[r], thr, k, root, scale)], 1u);
-}
-
-/* The report's adder: bin j of each query is the sum of the 64 threads' bin j. */
-static __global__ void adder(const uint32_t *thread_hist, int q0, int k, uint32_t *hist)
-{
-    int b = blockIdx.y * blockDim.x + threadIdx.x;
-    if (b >= k)
-        return;
-    const uint32_t *first = thread_hist + (size_t)blockIdx.x * PER_THREAD_HISTS * k;
-    uint32_t sum = 0;
-    for (int t = 0; t < PER_THREAD_HISTS; t++)
-        sum += first[(size_t)t * k + b];
-    hist[(size_t)(q0 + blockIdx.x) * k + b] = sum;
+    __syncthreads();
+    const float *row = dist + (size_t)blockIdx.y * refs;
+    for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < refs; r += gridDim.x * blockDim.x)
+        atomicAdd(&s_hist[nn_bin_guessed(row[r], thr, k, root, scale)], 1u);
+    __syncthreads();
+    for (int b = threadIdx.x; b < k; b += blockDim.x)
+        if (s_hist[b] != 0)
+            atomicAdd(&hist[(size_t)q * k + b], s_hist[b]);
 }
 
 /* Chunk after chunk of queries: the distances of a chunk fill dev->dist. */
@@ -205,12 +195,11 @@ static void run(nn_device *dev, int reduce)
         nn_launch_thresholds(dev, q0, count, 0);
         step_timer_mark(&dev->timer, 0, NN_STEP_THRESHOLDS);
 
-        histogram_per_thread<<<count, PER_THREAD_HISTS>>>(dev->dist, p->refs, q0, p->bins,
-                                                          dev->smin, dev->smax, dev->threshold,
-                                                          dev->thread_hist);
-        CUDA_CHECK_LAUNCH();
-        dim3 sum_grid((unsigned)count, (unsigned)((p->bins + 255) / 256));
-        adder<<<sum_grid, 256>>>(dev->thread_hist, q0, p->bins, dev->hist);
+        int per_query = (p->refs + HIST_THREADS * 16 - 1) / (HIST_THREADS * 16);
+        per_query = per_query < HIST_BLOCKS_PER_QUERY ? per_query : HIST_BLOCKS_PER_QUERY;
+        dim3 hist_grid((unsigned)per_query, (unsigned)count);
+        histogram_shared<<<hist_grid, HIST_THREADS, p->bins * sizeof(uint32_t)>>>(
+            dev->dist, p->refs, q0, p->bins, dev->smin, dev->smax, dev->threshold, dev->hist);
         CUDA_CHECK_LAUNCH();
         step_timer_mark(&dev->timer, 0, NN_STEP_HISTOGRAM);
         nn_timer_flush(dev); /* a few marks per chunk: collect before the timer fills */
@@ -218,21 +207,19 @@ static void run(nn_device *dev, int reduce)
 }
 
 /* The distances go through memory: written once, read by the min/max and by
- * the histogram; the vectors are read once per chunk of queries; the 64
- * histograms of each query are written (zeros, then counts: at least once)
- * and read once by the adder, which writes the counts. */
+ * the histogram; the vectors are read once per chunk of queries; the counts
+ * are written once (shared memory takes the rest). */
 static double step_bytes(const nn_device *dev, int step)
 {
     const nn_problem *p = &dev->p;
     const double q = p->queries, r = p->refs, d = p->dims, k = p->bins;
     const double distances = 4.0 * q * r, counts = 4.0 * q * k;
-    const double thread_counts = PER_THREAD_HISTS * counts;
     double chunks = (double)nn_round_up(p->queries, dev->chunk) / dev->chunk;
     switch (step) {
     case NN_STEP_DISTANCES: return distances + 4.0 * d * (q + r * chunks);
     case NN_STEP_MINMAX: return distances;
-    default: return distances + 2.0 * thread_counts + counts;
+    default: return distances + counts;
     }
 }
 
-extern const nn_version nn_version_3 = {"reductions done well", 0, run, step_bytes};
+extern const nn_version nn_version_3 = {"reductions, privatised", 0, run, step_bytes};

@@ -1,15 +1,12 @@
 /*
- * 06_nn_histogram/v9_bytes.cu - version 9: bytes in place of floats.
+ * 06_nn_histogram/v7_bytes.cu - version 7: bytes in place of floats.
  *
- * What changed since version 8: the data the passes read and the instruction
- * that multiplies.  SIFT data are bytes (integers 0..255), stored as floats so
- * far: 4 bytes of memory and one multiply-add per dimension.  Here every
- * vector is kept once more as bytes, four dimensions to a 32-bit word
- * (nn_common.cu packs them at setup, the references transposed: words x refs),
- * and __dp4a multiplies the four byte pairs of two words and adds them to an
- * int32 sum in one instruction.  A quarter of the bytes to read and a quarter
- * of the instructions for the dot products; the int32 sums are exact on any
- * byte data.  Where the data are not bytes, version 9 runs version 8.
+ * What changed since version 6: the data the passes read and the instruction
+ * that multiplies.  SIFT-like data are bytes (0..255): kept once more as
+ * bytes, four dimensions to a 32-bit word (references transposed: words x
+ * refs), and __dp4a multiplies four byte pairs and adds them to an int32 sum
+ * in one instruction.  A quarter of the bytes and of the instructions; the
+ * int32 sums are exact.  On data that are not bytes, version 6 runs.
  */
 #include "cuda_check.h"
 #include "gpu.h"
@@ -42,9 +39,9 @@ static __device__ __forceinline__ void load_stage(const uint32_t *base4, int ref
 /* A block owns QG groups of 8 queries (blockIdx.x) and F_TILES_PER_BLOCK tiles
  * of references (blockIdx.y); its threads split into QG teams, one per group.
  * The queries vary fastest in the grid, so the blocks that run at the same
- * time work on the same references, which then come from the L2 cache rather
- * than from DRAM - and each reference brought into shared memory serves all
- * 8 QG queries of the block.  Each thread computes an 8 x F_RPT tile of dot
+ * time work on the same references, which can come from the L2 cache (lab 8
+ * tries the other order) - and each reference brought into shared memory
+ * serves all 8 QG queries of the block.  Each thread computes an 8 x F_RPT tile of dot
  * products in registers: per word (4 dimensions) it reads F_RPT references'
  * words (two 16-byte loads) and 8 query words (the same address for the whole
  * warp: a broadcast), for 8 * F_RPT __dp4a - 4 byte multiply-adds each.
@@ -277,4 +274,4 @@ static double step_bytes(const nn_device *dev, int step)
     return d * (r * blocks + q) + (step == NN_STEP_HISTOGRAM ? 4.0 * q * k : 0.0);
 }
 
-extern const nn_version nn_version_9 = {"bytes, dp4a", 0, run, step_bytes};
+extern const nn_version nn_version_7 = {"bytes, dp4a", 0, run, step_bytes};

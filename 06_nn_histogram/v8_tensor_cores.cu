@@ -1,24 +1,259 @@
 /*
- * 06_nn_histogram/v10_tensor_cores.cu - version 10: integer tensor cores.
+ * 06_nn_histogram/v8_tensor_cores.cu - version 8: integer tensor cores.
  *
- * What changed since version 9: the dot products.  Version 9's __dp4a does 4
- * byte multiply-adds per thread and instruction; mma.sync.m16n8k32 with u8
- * inputs and int32 sums does a 16 x 8 tile of dot products over 32 dimensions
- * per warp and instruction, exactly.  The bytes are stored once more in the
- * fragments' order (imma_layout.h), so that a thread's share of a fragment is
- * one 32-byte load straight from global memory into registers, and each warp
- * walks 32 references at a time through its block's range.  The binning is
- * version 9's (nn_bin_fast, one distance after another), one histogram per
- * query in shared memory, 8 warps per block.
- * On a GPU older than compute capability 8.0 version 10 runs version 9, on
- * data that are not bytes version 8, and says so.
+ * What changed since version 7: who multiplies.  mma.sync.m16n8k32 with u8
+ * inputs and int32 sums does a warp's 16 x 8 tile of dot products over 32
+ * dimensions in one instruction, exactly: 4,096 byte multiply-adds, where a
+ * __dp4a does 4.  A new pass feeds it (imma_pass, after version 7's pass,
+ * which stays for the GPUs that have no integer mma: compute capability
+ * below 8.0).
  */
 #include "cuda_check.h"
 #include "gpu.h"
 #include "imma_layout.h"
 #include "nn_device.h"
 
+#define F_THREADS 256
+#define F_RPT 8                      /* references per thread per tile */
+#define F_WC 4                       /* words (4 dimensions each) staged per step */
+#define F_TILES_PER_BLOCK 32
+#define F_GROUPS 4                   /* groups of 8 queries per block, where it can (plan_pass) */
+
 enum { PASS_MINMAX = 0, PASS_HISTOGRAM = 1 };
+
+/* Thread t's share of the F_WC x TILE reference words of words
+ * [k0, k0 + F_WC) and references [r0, r0 + TILE): consecutive threads read
+ * consecutive references (coalesced), and the loop is unrolled so that all
+ * STAGE loads are in flight at once instead of one after another. */
+template <int TILE, int STAGE>
+static __device__ __forceinline__ void load_stage(const uint32_t *base4, int refs, int dw,
+                                                  int r0, int k0, int t, uint32_t staged[STAGE])
+{
+#pragma unroll
+    for (int i = 0; i < STAGE; i++) {
+        int at = t + i * F_THREADS, kk = at / TILE, rr = at % TILE;
+        staged[i] = (k0 + kk < dw && r0 + rr < refs) ? base4[(size_t)(k0 + kk) * refs + r0 + rr]
+                                                     : 0u;
+    }
+}
+
+/* A block owns QG groups of 8 queries (blockIdx.x) and F_TILES_PER_BLOCK tiles
+ * of references (blockIdx.y); its threads split into QG teams, one per group.
+ * The queries vary fastest in the grid, so the blocks that run at the same
+ * time work on the same references, which can come from the L2 cache (lab 8
+ * tries the other order) - and each reference brought into shared memory
+ * serves all 8 QG queries of the block.  Each thread computes an 8 x F_RPT tile of dot
+ * products in registers: per word (4 dimensions) it reads F_RPT references'
+ * words (two 16-byte loads) and 8 query words (the same address for the whole
+ * warp: a broadcast), for 8 * F_RPT __dp4a - 4 byte multiply-adds each.
+ * While it does, the next step's reference words are already on their way
+ * into its registers (load_stage), so the wait for memory overlaps the
+ * arithmetic.  The squared distance is
+ * ||q||^2 + ||r||^2 - 2 q.r.
+ * PASS_MINMAX keeps the smallest and largest per query; PASS_HISTOGRAM bins
+ * them into the block's private histograms (s_hist, when they fit in shared
+ * memory) and adds those to the global counts once at the end.  A distance
+ * is binned by its float guess alone unless it lies within the query's
+ * margin of an edge (nn_bin_fast). */
+template <int QG>
+static __global__ void __launch_bounds__(F_THREADS)
+fused_pass(int pass, const uint32_t *query4, const uint32_t *base4, const float *qnorm,
+           const float *rnorm, int nq, int refs, int dw, int k, uint32_t *smin, uint32_t *smax,
+           const float *threshold, const float *margin, uint32_t *hist, int shared_hist)
+{
+    constexpr int TQ = 8 * QG;                        /* queries per block */
+    constexpr int TEAM = F_THREADS / QG;              /* threads per group of 8 queries */
+    constexpr int TILE = TEAM * F_RPT;                /* references per tile */
+    constexpr int STAGE = F_WC * TILE / F_THREADS;    /* words a thread stages per step */
+    extern __shared__ __align__(16) uint32_t smem[];
+    uint32_t *s_ref = smem;               /* F_WC x TILE */
+    uint32_t *s_q = s_ref + F_WC * TILE;  /* TQ x F_WC */
+    uint32_t *s_hist = s_q + TQ * F_WC;   /* TQ x k */
+    __shared__ float s_root[TQ], s_scale[TQ], s_margin[TQ];
+    __shared__ uint32_t s_min[TQ], s_max[TQ];
+
+    const int t = threadIdx.x, q0 = blockIdx.x * TQ;
+    const int g8 = t / TEAM * 8, tr = t % TEAM; /* queries q0 + g8 .. + 7; tile column tr */
+    const int r_begin = blockIdx.y * F_TILES_PER_BLOCK * TILE;
+    const int r_end = min(refs, r_begin + F_TILES_PER_BLOCK * TILE);
+    if (pass == PASS_HISTOGRAM && shared_hist)
+        for (int i = t; i < TQ * k; i += F_THREADS)
+            s_hist[i] = 0;
+    if (t < TQ) {
+        s_min[t] = 0xFFFFFFFFu;
+        s_max[t] = 0;
+        if (pass == PASS_HISTOGRAM && q0 + t < nq) {
+            bin_guess_params(smin, smax, q0 + t, k, &s_root[t], &s_scale[t]);
+            s_margin[t] = margin[q0 + t];
+        }
+    }
+    int qn[8]; /* the norms are integers: exact in float, and here in int */
+    uint32_t my_min[8], my_max[8];
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        qn[i] = q0 + g8 + i < nq ? (int)qnorm[q0 + g8 + i] : 0;
+        my_min[i] = 0xFFFFFFFFu;
+        my_max[i] = 0;
+    }
+
+    uint32_t staged[STAGE];
+    load_stage<TILE, STAGE>(base4, refs, dw, r_begin, 0, t, staged);
+    for (int r0 = r_begin; r0 < r_end; r0 += TILE) {
+        uint32_t acc[8][F_RPT];
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+#pragma unroll
+            for (int j = 0; j < F_RPT; j++)
+                acc[i][j] = 0u;
+
+        for (int k0 = 0; k0 < dw; k0 += F_WC) {
+            __syncthreads(); /* the previous step's values are used up */
+#pragma unroll
+            for (int i = 0; i < STAGE; i++)
+                s_ref[t + i * F_THREADS] = staged[i];
+            if (t < TQ * F_WC) {
+                int qi = t / F_WC, kk = t % F_WC;
+                s_q[t] = (q0 + qi < nq && k0 + kk < dw) ? query4[(size_t)(q0 + qi) * dw + k0 + kk]
+                                                        : 0u;
+            }
+            __syncthreads();
+            /* the next step: the next dimensions, or the next tile's first */
+            int next_k0 = k0 + F_WC < dw ? k0 + F_WC : 0;
+            int next_r0 = k0 + F_WC < dw ? r0 : r0 + TILE;
+            if (next_r0 < r_end)
+                load_stage<TILE, STAGE>(base4, refs, dw, next_r0, next_k0, t, staged);
+#pragma unroll
+            for (int kk = 0; kk < F_WC; kk++) {
+                const uint4 *src = (const uint4 *)(s_ref + kk * TILE + tr * F_RPT);
+                uint4 a = src[0], b = src[1];
+                uint32_t r[F_RPT] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+#pragma unroll
+                for (int i = 0; i < 8; i++) {
+                    uint32_t qv = s_q[(g8 + i) * F_WC + kk];
+#pragma unroll
+                    for (int j = 0; j < F_RPT; j++)
+                        acc[i][j] = __dp4a(qv, r[j], acc[i][j]); /* unsigned bytes */
+                }
+            }
+        }
+
+#pragma unroll
+        for (int j = 0; j < F_RPT; j++) {
+            int r = r0 + tr * F_RPT + j;
+            if (r >= refs)
+                break;
+            int rn = (int)rnorm[r];
+#pragma unroll
+            for (int i = 0; i < 8; i++) {
+                int qi = g8 + i;
+                if (q0 + qi >= nq)
+                    break;
+                float s = (float)(qn[i] + rn - 2 * (int)acc[i][j]); /* exact, below 2^24 */
+                if (pass == PASS_MINMAX) {
+                    my_min[i] = min(my_min[i], __float_as_uint(s));
+                    my_max[i] = max(my_max[i], __float_as_uint(s));
+                } else {
+                    const float *thr = threshold + (size_t)(q0 + qi) * (k - 1);
+                    int b = nn_bin_fast(s, thr, k, s_root[qi], s_scale[qi], s_margin[qi]);
+                    uint32_t *counter = shared_hist ? &s_hist[qi * k + b]
+                                                    : &hist[(size_t)(q0 + qi) * k + b];
+                    atomicAdd(counter, 1u);
+                }
+            }
+        }
+    }
+
+    if (pass == PASS_MINMAX) {
+#pragma unroll
+        for (int i = 0; i < 8; i++) { /* the warp's min/max (one team), then one shared atomic */
+            uint32_t mn = my_min[i], mx = my_max[i];
+            for (int offset = 16; offset > 0; offset /= 2) {
+                mn = min(mn, __shfl_down_sync(FULL_MASK, mn, offset));
+                mx = max(mx, __shfl_down_sync(FULL_MASK, mx, offset));
+            }
+            if (t % 32 == 0) {
+                atomicMin(&s_min[g8 + i], mn);
+                atomicMax(&s_max[g8 + i], mx);
+            }
+        }
+        __syncthreads();
+        if (t < TQ && q0 + t < nq) {
+            atomicMin(&smin[q0 + t], s_min[t]);
+            atomicMax(&smax[q0 + t], s_max[t]);
+        }
+    } else if (shared_hist) {
+        __syncthreads();
+        for (int i = t; i < TQ * k; i += F_THREADS)
+            if (s_hist[i] != 0 && q0 + i / k < nq)
+                atomicAdd(&hist[(size_t)q0 * k + i], s_hist[i]);
+    }
+}
+
+/* How a pass is laid out: groups of 8 queries per block, whether the block's
+ * histograms are in shared memory, and the shared memory it needs. */
+typedef struct {
+    int groups, shared_hist;
+    size_t smem;
+} fused_plan;
+
+/* The shared memory a block of `groups` groups of queries stages its
+ * reference and query values in. */
+static size_t staging_bytes(int groups)
+{
+    return (size_t)(F_WC * (F_THREADS / groups * F_RPT) + 8 * groups * F_WC) * sizeof(uint32_t);
+}
+
+/* The more queries a block takes, the fewer times each reference is read -
+ * but the histogram pass needs 8 x groups x K counters in shared memory: as
+ * many groups as fit (or all F_GROUPS with global counters, when not even
+ * one group's histograms fit in this GPU's shared memory). */
+static fused_plan plan_pass(const nn_device *dev, int pass)
+{
+    fused_plan plan = {F_GROUPS, 0, staging_bytes(F_GROUPS)};
+    if (pass == PASS_MINMAX)
+        return plan;
+    for (int groups = F_GROUPS; groups >= 1; groups /= 2) {
+        size_t hists = (size_t)8 * groups * dev->p.bins * sizeof(uint32_t);
+        size_t with_hist = staging_bytes(groups) + hists;
+        if (with_hist + 1024 <= gpu_shared_memory_optin()) { /* room for the static arrays */
+            fused_plan fits = {groups, 1, with_hist};
+            return fits;
+        }
+    }
+    return plan; /* not even one group's histograms fit: all groups, global counters */
+}
+
+template <int QG>
+static void launch_pass(nn_device *dev, int pass, const fused_plan *plan)
+{
+    const nn_problem *p = &dev->p;
+    CUDA_CHECK(cudaFuncSetAttribute(fused_pass<QG>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)plan->smem));
+    size_t refs_per_block = (size_t)F_THREADS / QG * F_RPT * F_TILES_PER_BLOCK;
+    dim3 grid((unsigned)((p->queries + 8 * QG - 1) / (8 * QG)),
+              (unsigned)((p->refs + refs_per_block - 1) / refs_per_block));
+    fused_pass<QG><<<grid, F_THREADS, plan->smem>>>(pass, dev->query4, dev->base4, dev->qnorm,
+                                                    dev->rnorm, p->queries, p->refs, dev->words,
+                                                    p->bins, dev->smin, dev->smax, dev->threshold,
+                                                    dev->margin, dev->hist, plan->shared_hist);
+    CUDA_CHECK_LAUNCH();
+}
+
+static void run_pass(nn_device *dev, int pass)
+{
+    fused_plan plan = plan_pass(dev, pass);
+    if (plan.groups == 4)
+        launch_pass<4>(dev, pass, &plan);
+    else if (plan.groups == 2)
+        launch_pass<2>(dev, pass, &plan);
+    else
+        launch_pass<1>(dev, pass, &plan);
+}
+
+/* ---- the tensor-core pass.  The bytes are stored once more in the order of
+ * the mma fragments (imma_layout.h): a thread's share of a fragment is one
+ * 32-byte load from global memory, and each warp walks its block's references
+ * 32 at a time, with no shared-memory staging of them. */
 
 #define I_WARPS 8                  /* warps per block */
 #define I_MTILES 2                 /* 16-reference tiles per warp step */
@@ -72,7 +307,7 @@ static __device__ __forceinline__ void load_step(const uint4 *rows, int kb,
  * tile and query group.  The int32 results are exact dot products, and
  * s = ||q||^2 + ||r||^2 - 2 q.r is an exact integer below 2^24.
  * PASS_MINMAX keeps each query's smallest and largest s; PASS_HISTOGRAM bins
- * s as versions 8 and 9 do into one private histogram per query in shared
+ * s as versions 6 and 7 do into one private histogram per query in shared
  * memory (copies = 1), or straight into global memory when copies = 0.  The
  * pass, NQ, the warps per block and KB (blocks of 128 dimensions) are template
  * parameters: the accumulators stay in registers, every loop over them
@@ -325,7 +560,7 @@ static void launch_imma(nn_device *dev, const imma_plan *plan)
 }
 
 /* The kernel for this pass and plan; KB, the blocks of 128 dimensions, is 1
- * or 2 (version 10 takes at most 256 dimensions). */
+ * or 2 (the pass takes at most 256 dimensions). */
 template <int KB>
 static void run_imma_pass_kb(nn_device *dev, int pass, const imma_plan *plan)
 {
@@ -351,27 +586,33 @@ static void run_imma_pass(nn_device *dev, int pass)
 static void run(nn_device *dev, int reduce)
 {
     (void)reduce;
-    run_imma_pass(dev, PASS_MINMAX);
+    void (*pass)(nn_device *, int) = dev->imma ? run_imma_pass : run_pass;
+    pass(dev, PASS_MINMAX);
     step_timer_mark(&dev->timer, 0, NN_STEP_MINMAX);
     nn_launch_thresholds(dev, 0, dev->p.queries, 1);
     step_timer_mark(&dev->timer, 0, NN_STEP_THRESHOLDS);
-    run_imma_pass(dev, PASS_HISTOGRAM);
+    pass(dev, PASS_HISTOGRAM);
     step_timer_mark(&dev->timer, 0, NN_STEP_HISTOGRAM);
 }
 
 /* No distances in memory; per pass the references are read once per block of
- * queries (mostly from the L2 cache) as bytes, 128 dimensions a block, the
- * queries once, and the histogram pass writes the counts. */
+ * 8 x groups queries (mostly from the L2 cache), as bytes, the queries once,
+ * and the histogram pass writes the counts. */
 static double step_bytes(const nn_device *dev, int step)
 {
     const nn_problem *p = &dev->p;
-    const double q = p->queries, r = p->refs, k = p->bins;
+    const double q = p->queries, r = p->refs, d = 4.0 * dev->words, k = p->bins;
     if (step == NN_STEP_DISTANCES)
         return 0;
-    double row = 128.0 * dev->kblocks;
-    imma_plan plan = plan_imma(dev, step == NN_STEP_MINMAX ? PASS_MINMAX : PASS_HISTOGRAM);
-    double blocks = (double)nn_round_up(p->queries, plan.groups * 8) / (plan.groups * 8);
-    return r * row * blocks + q * row + (step == NN_STEP_HISTOGRAM ? 4.0 * q * k : 0.0);
+    if (dev->imma) { /* the tensor-core pass: rows of 128 dimensions, its own blocks */
+        double row = 128.0 * dev->kblocks;
+        imma_plan plan = plan_imma(dev, step == NN_STEP_MINMAX ? PASS_MINMAX : PASS_HISTOGRAM);
+        double blocks = (double)nn_round_up(p->queries, plan.groups * 8) / (plan.groups * 8);
+        return r * row * blocks + q * row + (step == NN_STEP_HISTOGRAM ? 4.0 * q * k : 0.0);
+    }
+    int tq = 8 * plan_pass(dev, step == NN_STEP_MINMAX ? PASS_MINMAX : PASS_HISTOGRAM).groups;
+    double blocks = (double)nn_round_up(p->queries, tq) / tq;
+    return d * (r * blocks + q) + (step == NN_STEP_HISTOGRAM ? 4.0 * q * k : 0.0);
 }
 
-extern const nn_version nn_version_10 = {"integer tensor cores", 0, run, step_bytes};
+extern const nn_version nn_version_8 = {"integer tensor cores", 0, run, step_bytes};

@@ -1,22 +1,13 @@
 /*
- * 06_nn_histogram/v7_fused.cu - version 7: fused; the distances never touch
+ * 06_nn_histogram/v5_fused.cu - version 5: fused; the distances never touch
  * global memory.
  *
- * What changed since version 6: fusion, and the grid it allows.
- * - a first pass computes the distances and keeps only each query's min/max;
- *   the thresholds follow; a second pass computes them again and bins each one
- *   into the histograms of the block's queries in shared memory (global atomics
- *   when K is too large for them).  No chunk x R array, so no chunks: all
- *   queries in one grid;
- * - the grid order that this allows: the queries vary fastest, meant to let
- *   blocks running together share their references through the L2 cache (lab
- *   exercise 8 measured the other order: no difference);
- * - the histogram pass takes as many groups of 8 queries per block as have room
- *   for their histograms (plan_pass), the min/max pass always 4.
- * The distance arithmetic is version 6's: 8 x 8 dot products a thread in
- * registers, references transposed at setup, the next step's values loaded
- * ahead.  At this point fusion is slower (NOTES.md): every distance is
- * computed twice, and float arithmetic costs more than the 40 GB it saves.
+ * What changed since version 4: fusion.  A first pass computes the distances
+ * and keeps only each query's min/max; after the thresholds, a second pass
+ * computes them again and bins each into its block's histograms.  No
+ * chunk x R array, so all queries in one grid.  Here fusion is slower: every
+ * distance is computed twice, and the float arithmetic costs more than the
+ * 40 GB of stores and loads it saves.
  */
 #include "cuda_check.h"
 #include "gpu.h"
@@ -49,9 +40,9 @@ static __device__ __forceinline__ void load_stage(const float *base_t, int refs,
 /* A block owns QG groups of 8 queries (blockIdx.x) and F_TILES_PER_BLOCK tiles
  * of references (blockIdx.y); its threads split into QG teams, one per group.
  * The queries vary fastest in the grid, so the blocks that run at the same
- * time work on the same references, which then come from the L2 cache rather
- * than from DRAM - and each reference brought into shared memory serves all
- * 8 QG queries of the block.  Each thread computes an 8 x F_RPT tile of dot
+ * time work on the same references, which can come from the L2 cache (lab 8
+ * tries the other order) - and each reference brought into shared memory
+ * serves all 8 QG queries of the block.  Each thread computes an 8 x F_RPT tile of dot
  * products in registers: per dimension it reads F_RPT references (two 16-byte
  * loads) and 8 query values (the same address for the whole warp: a
  * broadcast), for 8 * F_RPT multiply-adds.  While it does, the next step's
@@ -280,4 +271,4 @@ static double step_bytes(const nn_device *dev, int step)
     return 4.0 * d * (r * blocks + q) + (step == NN_STEP_HISTOGRAM ? 4.0 * q * k : 0.0);
 }
 
-extern const nn_version nn_version_7 = {"fused, register-tiled", 0, run, step_bytes};
+extern const nn_version nn_version_5 = {"fused, register-tiled", 0, run, step_bytes};

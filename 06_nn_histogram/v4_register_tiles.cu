@@ -1,56 +1,123 @@
 /*
- * 06_nn_histogram/v4_shared_hist.cu - version 4: one histogram per block, in
- * shared memory.
+ * 06_nn_histogram/v4_register_tiles.cu - version 4: register tiles.
  *
- * What changed since version 3: the histogram step.  Version 3 kept the
- * report's 64 private histograms per query in global memory (64 threads per
- * query, each counting its section alone, then an adder kernel).  Here the
- * whole GPU counts: several blocks of 1024 threads per query read its row
- * together (coalesced) and count into one histogram per block in shared
- * memory, where an atomicAdd costs a fraction of one in global memory; each
- * block then adds its K counts to the query's histogram once - the
- * privatisation of the class notes on histograms (report 002).  No adder.
+ * What changed since version 3: the distance kernel.  Each thread keeps an
+ * 8 x 8 tile of sums in registers and reads 16 values per 64 multiply-adds
+ * (version 3: two shared-memory reads per multiply-add); the references come
+ * transposed (dims x refs) so neighbouring threads read neighbouring ones.
+ * And the dot-product form ||q||^2 + ||r||^2 - 2 q.r, the norms computed once
+ * at setup: one multiply-add per pair and dimension, not two instructions.
  */
 #include "cuda_check.h"
 #include "gpu.h"
 #include "nn_device.h"
 
-#define TILE_Q 32 /* queries per block: the chunk */
-#define TILE_R 64 /* references per block */
-#define TILE_D 32 /* dimensions per step (the report held all 128 at once; this takes any d) */
+#define F_THREADS 256
+#define F_RPT 8                      /* references per thread per tile */
+#define F_DC 4                       /* dimensions staged per step */
+#define F_TILES_PER_BLOCK 4          /* few: a chunk's 32 queries need many blocks */
+#define F_GROUPS 4                   /* groups of 8 queries per block: the whole chunk */
 
-/* Thread (tx, ty) computes query ty's distances to references 2 tx and
- * 2 tx + 1 of the block's tile, as in the report. */
-static __global__ void distances_tiled(const float *query, const float *base, int nq, int refs,
-                                       int d, int q0, float *dist)
+/* Thread t's share of the F_DC x TILE reference values of dimensions
+ * [k0, k0 + F_DC) and references [r0, r0 + TILE): consecutive threads read
+ * consecutive references (coalesced), and the loop is unrolled so that all
+ * STAGE loads are in flight at once instead of one after another. */
+template <int TILE, int STAGE>
+static __device__ __forceinline__ void load_stage(const float *base_t, int refs, int d, int r0,
+                                                  int k0, int t, float staged[STAGE])
 {
-    __shared__ float qs[TILE_Q][TILE_D + 1], rs[TILE_R][TILE_D + 1]; /* +1: fewer bank conflicts */
-    int tx = threadIdx.x, ty = threadIdx.y, t = ty * 32 + tx;
-    int rb = blockIdx.x * TILE_R;
-    float acc[2] = {0.0f, 0.0f};
-    for (int k0 = 0; k0 < d; k0 += TILE_D) {
-        for (int i = t; i < TILE_Q * TILE_D; i += 1024) { /* rows of 32 contiguous floats */
-            int qi = i / TILE_D, k = i % TILE_D;
-            qs[qi][k] = (qi < nq && k0 + k < d) ? query[(size_t)(q0 + qi) * d + k0 + k] : 0.0f;
-        }
-        for (int i = t; i < TILE_R * TILE_D; i += 1024) {
-            int ri = i / TILE_D, k = i % TILE_D, r = rb + ri;
-            rs[ri][k] = (r < refs && k0 + k < d) ? base[(size_t)r * d + k0 + k] : 0.0f;
-        }
-        __syncthreads();
-        for (int k = 0; k < TILE_D; k++) {
-            float qv = qs[ty][k];
-            for (int j = 0; j < 2; j++) {
-                float diff = qv - rs[2 * tx + j][k];
-                acc[j] = fmaf(diff, diff, acc[j]);
+#pragma unroll
+    for (int i = 0; i < STAGE; i++) {
+        int at = t + i * F_THREADS, kk = at / TILE, rr = at % TILE;
+        staged[i] = (k0 + kk < d && r0 + rr < refs) ? base_t[(size_t)(k0 + kk) * refs + r0 + rr]
+                                                    : 0.0f;
+    }
+}
+
+/* Register tiling: a block's threads split into F_GROUPS
+ * teams, one per group of 8 queries of the chunk, and each thread keeps an
+ * 8 x F_RPT tile of dot products in registers: per dimension it reads 8 query
+ * values (a broadcast) and F_RPT reference values (two 16-byte loads), and
+ * does 8 x F_RPT multiply-adds with them, while the next step's reference
+ * values load (load_stage).  The squared distance is ||q||^2 + ||r||^2 - 2 q.r,
+ * written to the chunk's row of dist. */
+static __global__ void __launch_bounds__(F_THREADS)
+distances_tiled(const float *query, const float *base_t, const float *qnorm, const float *rnorm,
+                int nq, int refs, int d, int q0, float *dist)
+{
+    constexpr int TQ = 8 * F_GROUPS;                  /* queries per block */
+    constexpr int TEAM = F_THREADS / F_GROUPS;        /* threads per group of 8 queries */
+    constexpr int TILE = TEAM * F_RPT;                /* references per tile */
+    constexpr int STAGE = F_DC * TILE / F_THREADS;    /* values a thread stages per step */
+    __shared__ __align__(16) float s_ref[F_DC * TILE];
+    __shared__ float s_q[TQ * F_DC];
+
+    const int t = threadIdx.x;
+    const int g8 = t / TEAM * 8, tr = t % TEAM; /* queries q0 + g8 .. + 7; tile column tr */
+    const int r_begin = blockIdx.x * F_TILES_PER_BLOCK * TILE;
+    const int r_end = min(refs, r_begin + F_TILES_PER_BLOCK * TILE);
+    float qn[8];
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+        qn[i] = q0 + g8 + i < nq ? qnorm[q0 + g8 + i] : 0.0f;
+
+    float staged[STAGE];
+    load_stage<TILE, STAGE>(base_t, refs, d, r_begin, 0, t, staged);
+    for (int r0 = r_begin; r0 < r_end; r0 += TILE) {
+        float acc[8][F_RPT];
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+#pragma unroll
+            for (int j = 0; j < F_RPT; j++)
+                acc[i][j] = 0.0f;
+
+        for (int k0 = 0; k0 < d; k0 += F_DC) {
+            __syncthreads(); /* the previous step's values are used up */
+#pragma unroll
+            for (int i = 0; i < STAGE; i++)
+                s_ref[t + i * F_THREADS] = staged[i];
+            if (t < TQ * F_DC) {
+                int qi = t / F_DC, kk = t % F_DC;
+                s_q[t] = (q0 + qi < nq && k0 + kk < d) ? query[(size_t)(q0 + qi) * d + k0 + kk]
+                                                       : 0.0f;
+            }
+            __syncthreads();
+            /* the next step: the next dimensions, or the next tile's first */
+            int next_k0 = k0 + F_DC < d ? k0 + F_DC : 0;
+            int next_r0 = k0 + F_DC < d ? r0 : r0 + TILE;
+            if (next_r0 < r_end)
+                load_stage<TILE, STAGE>(base_t, refs, d, next_r0, next_k0, t, staged);
+#pragma unroll
+            for (int kk = 0; kk < F_DC; kk++) {
+                const float4 *src = (const float4 *)(s_ref + kk * TILE + tr * F_RPT);
+                float4 a = src[0], b = src[1];
+                float r[F_RPT] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+#pragma unroll
+                for (int i = 0; i < 8; i++) {
+                    float qv = s_q[(g8 + i) * F_DC + kk];
+#pragma unroll
+                    for (int j = 0; j < F_RPT; j++)
+                        acc[i][j] = fmaf(qv, r[j], acc[i][j]);
+                }
             }
         }
-        __syncthreads();
-    }
-    for (int j = 0; j < 2; j++) {
-        int r = rb + 2 * tx + j;
-        if (ty < nq && r < refs)
-            dist[(size_t)ty * refs + r] = acc[j];
+
+#pragma unroll
+        for (int j = 0; j < F_RPT; j++) {
+            int r = r0 + tr * F_RPT + j;
+            if (r >= refs)
+                break;
+            float rn = rnorm[r];
+#pragma unroll
+            for (int i = 0; i < 8; i++) {
+                int qi = g8 + i;
+                if (q0 + qi >= nq)
+                    break;
+                float s = qn[i] + rn - 2.0f * acc[i][j];
+                s = s > 0.0f ? s : 0.0f; /* rounding on non-integer data; never -0 */
+                dist[(size_t)qi * refs + r] = s;
+            }
+        }
     }
 }
 
@@ -184,9 +251,10 @@ static void run(nn_device *dev, int reduce)
     const nn_problem *p = &dev->p;
     for (int q0 = 0; q0 < p->queries; q0 += dev->chunk) {
         int count = p->queries - q0 < dev->chunk ? p->queries - q0 : dev->chunk;
-        dim3 grid((unsigned)((p->refs + TILE_R - 1) / TILE_R));
-        distances_tiled<<<grid, dim3(32, 32)>>>(dev->query, dev->base, count, p->refs, p->dims,
-                                                 q0, dev->dist);
+        size_t per_block = (size_t)F_THREADS / F_GROUPS * F_RPT * F_TILES_PER_BLOCK;
+        distances_tiled<<<(unsigned)((p->refs + per_block - 1) / per_block), F_THREADS>>>(
+            dev->query, dev->base_t, dev->qnorm, dev->rnorm, q0 + count, p->refs,
+            p->dims, q0, dev->dist);
         CUDA_CHECK_LAUNCH();
         step_timer_mark(&dev->timer, 0, NN_STEP_DISTANCES);
 
@@ -225,4 +293,4 @@ static double step_bytes(const nn_device *dev, int step)
     }
 }
 
-extern const nn_version nn_version_4 = {"shared-memory histograms", 0, run, step_bytes};
+extern const nn_version nn_version_4 = {"register tiles", 0, run, step_bytes};
