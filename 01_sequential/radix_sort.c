@@ -15,6 +15,10 @@
  *   --mode blocked: the same with one histogram per block of --block keys, kept
  *   as a [digit][block] table and scanned once: the layout stage 04 runs on a GPU.
  *
+ * What is sorted: u32, i32 or f32 keys (--type), as unsigned numbers in the
+ * wanted order (radix_form), ascending or --descending, by all bits or by bits
+ * [B, E) only; alone or with a value each (--pairs), which moves with its key.
+ *
  * Run:  build/bin/01_sequential --bits 4 --verbose
  *       build/bin/01_sequential --mode blocked --bits 4 --block 256
  */
@@ -36,7 +40,8 @@ const stage_info STAGE = {
     .needs_gpu = 0,
     .nsteps = 3,
     .step_name = {"histogram", "scan", "scatter"},
-    .uses = USES_BITS | USES_MODE | USES_BLOCK,
+    .uses = USES_BITS | USES_MODE | USES_BLOCK | USES_TYPE | USES_PAIRS | USES_DESCENDING |
+            USES_BIT_RANGE,
     .defaults = {.bits = 6, .block = 256, .mode = MODE_PLAIN},
     .range = {.bits = {1, 16}, .block = {1, 1 << 24}},
 };
@@ -73,6 +78,37 @@ double stage_step_bytes(const sort_options *opt, size_t n, int step)
     return 0; /* no device memory moved */
 }
 
+/* ---- keys as unsigned numbers in the wanted order ------------------------- */
+
+/* A radix sort orders keys as unsigned numbers, bit by bit.  i32: flipping the
+ * sign bit puts the negatives (sign 1) before the positives.  f32: flipping the
+ * sign bit of a positive float and every bit of a negative one orders IEEE
+ * floats: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN (of two negative
+ * floats the larger magnitude is the smaller number).  Descending: every bit
+ * flipped, so the largest key comes first - and equal keys still keep their
+ * input order, the pass being stable. */
+static uint32_t radix_form(uint32_t key, const sort_options *opt)
+{
+    uint32_t form = key;
+    if (opt->key_type == KEY_I32)
+        form = key ^ 0x80000000u;
+    else if (opt->key_type == KEY_F32)
+        form = key >> 31 ? ~key : key | 0x80000000u;
+    return opt->descending ? ~form : form;
+}
+
+/* The key back from its radix form. */
+static uint32_t key_of(uint32_t form, const sort_options *opt)
+{
+    if (opt->descending)
+        form = ~form;
+    if (opt->key_type == KEY_I32)
+        return form ^ 0x80000000u;
+    if (opt->key_type == KEY_F32)
+        return form >> 31 ? form & 0x7FFFFFFFu : ~form;
+    return form;
+}
+
 /* ---- plain mode: one histogram for the whole array ------------------------ */
 
 static void histogram(const uint32_t *src, size_t n, int shift, uint32_t mask, uint32_t *count,
@@ -94,13 +130,16 @@ static void exclusive_scan(uint32_t *count, size_t len)
     }
 }
 
-/* offset[d] is the next free output slot for digit d; it is used up as keys land. */
-static void scatter(const uint32_t *src, uint32_t *dst, size_t n, int shift, uint32_t mask,
-                    uint32_t *offset)
+/* offset[d] is the next free output slot for digit d; it is used up as keys land.
+ * A key's value (if there are values: vsrc) lands in the same slot of vdst. */
+static void scatter(const uint32_t *src, uint32_t *dst, const uint32_t *vsrc, uint32_t *vdst,
+                    size_t n, int shift, uint32_t mask, uint32_t *offset)
 {
     for (size_t i = 0; i < n; i++) {
-        uint32_t key = src[i];
-        dst[offset[(key >> shift) & mask]++] = key;
+        uint32_t key = src[i], slot = offset[(key >> shift) & mask]++;
+        dst[slot] = key;
+        if (vsrc)
+            vdst[slot] = vsrc[i];
     }
 }
 
@@ -118,22 +157,26 @@ static void block_histograms(const uint32_t *src, size_t n, int shift, uint32_t 
 }
 
 /* Block b's keys of digit d start at the scanned table[d * nblocks + b]. */
-static void block_scatter(const uint32_t *src, uint32_t *dst, size_t n, int shift, uint32_t mask,
-                          int block, size_t nblocks, uint32_t *table)
+static void block_scatter(const uint32_t *src, uint32_t *dst, const uint32_t *vsrc,
+                          uint32_t *vdst, size_t n, int shift, uint32_t mask, int block,
+                          size_t nblocks, uint32_t *table)
 {
     for (size_t b = 0; b < nblocks; b++) {
         size_t end = (b + 1) * (size_t)block < n ? (b + 1) * (size_t)block : n;
         for (size_t i = b * (size_t)block; i < end; i++) {
-            uint32_t key = src[i];
-            dst[table[((key >> shift) & mask) * nblocks + b]++] = key;
+            uint32_t key = src[i], slot = table[((key >> shift) & mask) * nblocks + b]++;
+            dst[slot] = key;
+            if (vsrc)
+                vdst[slot] = vsrc[i];
         }
     }
 }
 
 /* ---- one pass, in either mode --------------------------------------------- */
 
-static void sort_pass(const uint32_t *src, uint32_t *dst, size_t n, int shift, int width,
-                      const sort_options *opt, uint32_t *table, double step_ms[3])
+static void sort_pass(const uint32_t *src, uint32_t *dst, const uint32_t *vsrc, uint32_t *vdst,
+                      size_t n, int shift, int width, const sort_options *opt, uint32_t *table,
+                      double step_ms[3])
 {
     uint32_t mask = (1u << width) - 1;
     size_t nbins = (size_t)mask + 1;
@@ -148,9 +191,9 @@ static void sort_pass(const uint32_t *src, uint32_t *dst, size_t n, int shift, i
     exclusive_scan(table, nbins * nblocks);
     double t2 = host_time_ms();
     if (opt->mode == MODE_BLOCKED)
-        block_scatter(src, dst, n, shift, mask, opt->block, nblocks, table);
+        block_scatter(src, dst, vsrc, vdst, n, shift, mask, opt->block, nblocks, table);
     else
-        scatter(src, dst, n, shift, mask, table);
+        scatter(src, dst, vsrc, vdst, n, shift, mask, table);
     double t3 = host_time_ms();
 
     step_ms[STEP_HISTOGRAM] = t1 - t0;
@@ -158,10 +201,14 @@ static void sort_pass(const uint32_t *src, uint32_t *dst, size_t n, int shift, i
     step_ms[STEP_SCATTER] = t3 - t2;
 }
 
-int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort_options *opt,
-               sort_report *rep, char *err, size_t errlen)
+/* Keys (and values, where values_in is not NULL) sorted from the input arrays
+ * into the output arrays, in the radix forms of the keys, pass by pass over the
+ * bits [first_bit, last_bit); back to keys at the end. */
+int stage_sort_pairs(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out,
+                     uint32_t *values_out, size_t n, const sort_options *opt, sort_report *rep,
+                     char *err, size_t errlen)
 {
-    int passes = passes_for_bits(opt->bits);
+    int passes = passes_in_range(opt);
     report_clear(rep, passes);
 
     double t0 = host_time_ms();
@@ -169,29 +216,59 @@ int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort
     size_t table_len = ((size_t)1 << opt->bits) * (nblocks ? nblocks : 1);
     uint32_t *table = malloc(table_len * sizeof *table);
     uint32_t *buffer = malloc((n ? n : 1) * sizeof *buffer);
-    if (!table || !buffer) {
+    uint32_t *vbuffer = values_in ? malloc((n ? n : 1) * sizeof *vbuffer) : NULL;
+    if (!table || !buffer || (values_in && !vbuffer)) {
         free(table);
         free(buffer);
+        free(vbuffer);
         snprintf(err, errlen, "not enough host memory to sort %zu keys", n);
         return -1;
     }
-    memcpy(keys_out, keys_in, n * sizeof *keys_out);
+    if (values_in)
+        memcpy(values_out, values_in, n * sizeof *values_out);
     rep->setup_ms = host_time_ms() - t0;
 
-    uint32_t *src = keys_out, *dst = buffer;
+    /* the keys' radix forms: counted as part of the first pass's histogram */
+    t0 = host_time_ms();
+    for (size_t i = 0; i < n; i++)
+        keys_out[i] = radix_form(keys_in[i], opt);
+    double form_ms = host_time_ms() - t0;
+
+    uint32_t *src = keys_out, *dst = buffer, *vsrc = values_in ? values_out : NULL, *vdst = vbuffer;
     for (int pass = 0; pass < passes; pass++) {
-        sort_pass(src, dst, n, pass * opt->bits, bits_in_pass(opt->bits, pass), opt, table,
-                  rep->pass_ms[pass]);
+        int shift = first_bit(opt) + pass * opt->bits;
+        int width = last_bit(opt) - shift < opt->bits ? last_bit(opt) - shift : opt->bits;
+        sort_pass(src, dst, vsrc, vdst, n, shift, width, opt, table, rep->pass_ms[pass]);
         uint32_t *t = src;
         src = dst;
         dst = t;
+        t = vsrc;
+        vsrc = vdst;
+        vdst = t;
+    }
+
+    /* back to keys: counted as part of the last pass's scatter */
+    t0 = host_time_ms();
+    for (size_t i = 0; i < n; i++)
+        keys_out[i] = key_of(src[i], opt);
+    double back_ms = host_time_ms() - t0;
+    if (passes > 0) {
+        rep->pass_ms[0][STEP_HISTOGRAM] += form_ms;
+        rep->pass_ms[passes - 1][STEP_SCATTER] += back_ms;
     }
 
     t0 = host_time_ms();
-    if (src != keys_out)
-        memcpy(keys_out, src, n * sizeof *keys_out);
+    if (values_in && vsrc != values_out)
+        memcpy(values_out, vsrc, n * sizeof *values_out);
+    free(vbuffer);
     free(buffer);
     free(table);
     rep->setup_ms += host_time_ms() - t0;
     return 0;
+}
+
+int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort_options *opt,
+               sort_report *rep, char *err, size_t errlen)
+{
+    return stage_sort_pairs(keys_in, NULL, keys_out, NULL, n, opt, rep, err, errlen);
 }

@@ -34,6 +34,7 @@ typedef struct {
     uint32_t *keys;   /* the input */
     uint32_t *sorted; /* the stage's output */
     uint32_t *ref;    /* the reference sort */
+    uint32_t *values, *sorted_values, *ref_values; /* --pairs: each key's input index */
     size_t n;
 } key_buffers;
 
@@ -96,12 +97,52 @@ static void make_input(const run_config *cfg, key_buffers *b)
     }
     b->sorted = alloc_keys(b->n);
     b->ref = alloc_keys(b->n);
+    if (cfg->sort.pairs) {
+        b->values = alloc_keys(b->n);
+        b->sorted_values = alloc_keys(b->n);
+        b->ref_values = alloc_keys(b->n);
+        for (size_t i = 0; i < b->n; i++)
+            b->values[i] = (uint32_t)i;
+    }
 }
 
-static void sort_reference(key_buffers *b)
+static void sort_reference(const sort_options *opt, key_buffers *b)
 {
-    if (reference_sort(b->keys, b->ref, b->n))
+    int failed = opt->pairs || options_change_order(opt)
+                     ? reference_sort_ordered(b->keys, b->n, opt, b->ref, b->ref_values)
+                     : reference_sort(b->keys, b->ref, b->n);
+    if (failed)
         die("not enough host memory for the reference sort");
+}
+
+/* The check of a sort in another order than u32 ascending, or of the values of
+ * pairs: out equals ref, element for element; otherwise -1 and one line. */
+static int verify_equal(const char *what, const uint32_t *out, const uint32_t *ref, size_t n,
+                        char *msg, size_t msglen)
+{
+    for (size_t i = 0; i < n; i++)
+        if (out[i] != ref[i]) {
+            snprintf(msg, msglen, "%s differ from the reference at index %zu: %u, expected %u",
+                     what, i, out[i], ref[i]);
+            return -1;
+        }
+    snprintf(msg, msglen, "%s equal the reference's (%zu)", what, n);
+    return 0;
+}
+
+/* Every check of one run's output: the keys, and the values of pairs. */
+static int verify_run(const sort_options *opt, const key_buffers *b, char *msg, size_t msglen)
+{
+    if (!opt->pairs && !options_change_order(opt))
+        return verify_sorted(b->sorted, b->ref, b->n, msg, msglen);
+    if (verify_equal("keys", b->sorted, b->ref, b->n, msg, msglen))
+        return -1;
+    if (opt->pairs && verify_equal("values (the stable order of equal keys)", b->sorted_values,
+                                   b->ref_values, b->n, msg, msglen))
+        return -1;
+    snprintf(msg, msglen, "keys%s equal the reference's, in %s order (%zu)",
+             opt->pairs ? " and values" : "", opt->descending ? "descending" : "ascending", b->n);
+    return 0;
 }
 
 /* " mode=plain bits=6 ...": the options the stage reads, as key=value fields. */
@@ -110,6 +151,14 @@ static void print_option_fields(const sort_options *o)
     unsigned uses = sort_options_in_use(STEP, o);
     if (uses & USES_MODE)
         printf(" mode=%s", mode_name(o->mode));
+    if (uses & USES_TYPE)
+        printf(" type=%s", key_type_name(o->key_type));
+    if (uses & USES_PAIRS)
+        printf(" pairs=%d", o->pairs);
+    if (uses & USES_DESCENDING)
+        printf(" order=%s", o->descending ? "descending" : "ascending");
+    if (uses & USES_BIT_RANGE)
+        printf(" begin_bit=%d end_bit=%d", first_bit(o), last_bit(o));
     if (uses & USES_BITS)
         printf(" bits=%d", o->bits);
     if (uses & USES_HIST)
@@ -155,7 +204,7 @@ static void print_options(const run_config *cfg, size_t n)
     printf("  options  ");
     print_option_fields(o);
     if (uses & USES_BITS)
-        printf(" (%d passes)", passes_for_bits(o->bits));
+        printf(" (%d passes)", passes_in_range(o));
     printf("\n  runs      %d timed after 1 warm-up; the median run is shown\n", cfg->runs);
 }
 
@@ -177,10 +226,18 @@ static int run_stage(const run_config *cfg, key_buffers *b, sort_report *median,
     for (int r = -1; r < cfg->runs; r++) { /* r = -1 is the warm-up */
         sort_report rep;
         fill_garbage(b->sorted, b->n, (uint64_t)(r + 2));
-        if (S->sort(b->keys, b->sorted, b->n, &cfg->sort, &rep, err, sizeof err))
+        int failed;
+        if (cfg->sort.pairs) {
+            fill_garbage(b->sorted_values, b->n, (uint64_t)(r + 9));
+            failed = S->sort_pairs(b->keys, b->values, b->sorted, b->sorted_values, b->n,
+                                   &cfg->sort, &rep, err, sizeof err);
+        } else {
+            failed = S->sort(b->keys, b->sorted, b->n, &cfg->sort, &rep, err, sizeof err);
+        }
+        if (failed)
             die(err);
         char msg[512];
-        if (verify_sorted(b->sorted, b->ref, b->n, msg, sizeof msg)) {
+        if (verify_run(&cfg->sort, b, msg, sizeof msg)) {
             if (ok)
                 snprintf(check, checklen, "%s run: %s", r < 0 ? "warm-up" : "timed", msg);
             ok = 0;
@@ -243,7 +300,8 @@ static void print_steps(const sort_report *rep, const sort_options *opt, size_t 
         return;
     /* one line per pass, like the course reports' logs */
     for (int p = 0; p < rep->npasses; p++) {
-        int low = p * bits, high = low + bits_in_pass(bits, p) - 1;
+        int low = first_bit(opt) + p * bits;
+        int high = (low + bits < last_bit(opt) ? low + bits : last_bit(opt)) - 1;
         printf("  #%d (bits %d..%d):", p + 1, low, high);
         for (int s = 0; s < STEP->nsteps; s++)
             printf(" + %s %.3f ms", STEP->step_name[s], rep->pass_ms[p][s]);
@@ -311,6 +369,10 @@ int main(int argc, char **argv)
      * (77 when there is none, 3 when it fails), then the work */
     if (cfg.output && check_output_file(cfg.output, err, sizeof err))
         die(err);
+    if (cfg.output_values && check_output_file(cfg.output_values, err, sizeof err))
+        die(err);
+    if (cfg.sort.pairs && !S->sort_pairs)
+        die("--pairs: this step sorts keys only");
     key_buffers b;
     read_input(&cfg, &b);
     if (S->check_options(&cfg.sort, b.n, err, sizeof err))
@@ -324,7 +386,7 @@ int main(int argc, char **argv)
         die(err);
 
     make_input(&cfg, &b);
-    sort_reference(&b);
+    sort_reference(&cfg.sort, &b);
     print_options(&cfg, b.n);
 
     sort_report rep;
@@ -333,6 +395,9 @@ int main(int argc, char **argv)
     int check_ok = run_stage(&cfg, &b, &rep, &min_ms, check, sizeof check);
     /* the last run's output, written before the baselines reuse the buffer */
     if (cfg.output && write_keys_file(cfg.output, b.sorted, b.n, err, sizeof err))
+        die(err);
+    if (cfg.output_values && write_keys_file(cfg.output_values, b.sorted_values, b.n, err,
+                                             sizeof err))
         die(err);
     double sort_ms = report_total_ms(&rep, STEP->nsteps);
     /* measured once per run, after the sort: what "% of copy" is a share of */
@@ -358,6 +423,9 @@ int main(int argc, char **argv)
         gpu_name(gpu, sizeof gpu);
         if (cfg.no_cub) {
             printf("  %-22s   not run (--no-cub)\n", "CUB DeviceRadixSort");
+        } else if (cfg.sort.pairs || options_change_order(&cfg.sort)) {
+            printf("  %-22s   not run: it sorts u32 keys ascending by all 32 bits here, and "
+                   "these options ask for another sort\n", "CUB DeviceRadixSort");
         } else {
             if (cub_sort_keys(b.keys, b.n, cfg.runs, b.sorted, &cub_ms, err, sizeof err))
                 die(err);

@@ -5,7 +5,12 @@
  */
 #include "sort_stage.h"
 
+/* Only a stage that sorts pairs defines stage_sort_pairs; for the others the
+ * linker leaves this weak reference NULL. */
+#pragma weak stage_sort_pairs
+
 const stage_step STAGE_STEPS[] = {
-    {&STAGE, stage_check_options, stage_device_bytes, stage_step_bytes, stage_sort},
+    {&STAGE, stage_check_options, stage_device_bytes, stage_step_bytes, stage_sort,
+     stage_sort_pairs},
 };
 const int STAGE_STEP_COUNT = 1;

@@ -16,6 +16,11 @@ const char *scan_variant_name(int variant)
 
 const char *mode_name(int mode) { return mode == MODE_BLOCKED ? "blocked" : "plain"; }
 
+const char *key_type_name(int type)
+{
+    return type == KEY_I32 ? "i32" : type == KEY_F32 ? "f32" : "u32";
+}
+
 int parse_number(const char *text, uint64_t min, uint64_t max, uint64_t *value)
 {
     if (!text || !*text)
@@ -49,6 +54,9 @@ static const option_spec OPTIONS[] = {
     {"--block", USES_BLOCK, 1}, {"--scan-block", USES_SCAN_BLOCK, 1},
     {"--kpt", USES_KPT, 1},  {"--hist", USES_HIST, 1}, {"--scan", USES_SCAN, 1},
     {"--mode", USES_MODE, 1}, {"--step", 0, 1}, {"--no-skip", USES_SKIP, 0},
+    {"--type", USES_TYPE, 1}, {"--pairs", USES_PAIRS, 0}, {"--output-values", USES_PAIRS, 1},
+    {"--descending", USES_DESCENDING, 0}, {"--begin-bit", USES_BIT_RANGE, 1},
+    {"--end-bit", USES_BIT_RANGE, 1},
 };
 enum { OPTION_COUNT = sizeof OPTIONS / sizeof OPTIONS[0] };
 
@@ -173,6 +181,28 @@ static int apply_option(const option_spec *o, const char *value, const stage_inf
             BAD_VALUE("--mode '%s': expected plain or blocked", shown.text);
     } else if (!strcmp(name, "--no-skip")) {
         cfg->sort.no_skip = 1;
+    } else if (!strcmp(name, "--type")) {
+        if (!strcmp(v, "u32"))
+            cfg->sort.key_type = KEY_U32;
+        else if (!strcmp(v, "i32"))
+            cfg->sort.key_type = KEY_I32;
+        else if (!strcmp(v, "f32"))
+            cfg->sort.key_type = KEY_F32;
+        else
+            BAD_VALUE("--type '%s': expected u32, i32 or f32", shown.text);
+    } else if (!strcmp(name, "--pairs")) {
+        cfg->sort.pairs = 1;
+    } else if (!strcmp(name, "--output-values")) {
+        cfg->output_values = v;
+    } else if (!strcmp(name, "--descending")) {
+        cfg->sort.descending = 1;
+    } else if (!strcmp(name, "--begin-bit") || !strcmp(name, "--end-bit")) {
+        if (parse_number(v, 0, 32, &x))
+            BAD_VALUE("%s '%s': expected a bit from 0 to 32", name, shown.text);
+        if (!strcmp(name, "--begin-bit"))
+            cfg->sort.begin_bit = (int)x;
+        else
+            cfg->sort.end_bit = (int)x;
     } else if (!strcmp(name, "--verbose") || !strcmp(name, "-v")) {
         cfg->verbose = 1;
     } else if (!strcmp(name, "--no-cub")) {
@@ -270,6 +300,17 @@ int parse_sort_args(int argc, char **argv, const stage_info *stage, run_config *
         cfg->given |= o->uses;
         n_given |= !strcmp(o->name, "-n");
         dist_given |= !strcmp(o->name, "--dist");
+    }
+    if (cfg->output_values && !cfg->sort.pairs) {
+        snprintf(err, errlen, "--output-values writes the values of --pairs: add --pairs");
+        return -1;
+    }
+    if (!cfg->sort.end_bit)
+        cfg->sort.end_bit = 32;
+    if (cfg->sort.begin_bit >= cfg->sort.end_bit) {
+        snprintf(err, errlen, "--begin-bit %d --end-bit %d: no bit to sort by (0 <= B < E <= 32)",
+                 cfg->sort.begin_bit, cfg->sort.end_bit);
+        return -1;
     }
     if (cfg->input && (n_given || dist_given)) {
         snprintf(err, errlen, "--input reads the keys from a file: it cannot be combined with %s",
@@ -390,4 +431,24 @@ void print_sort_usage(FILE *f, const stage_info *stage)
     if (stage->uses & USES_SKIP)
         fprintf(f, "  --no-skip         run every pass, also one whose digit is the same for every "
                    "key (by default such a pass is skipped)\n");
+    fprintf(f, "what is sorted\n");
+    if (stage->uses & USES_TYPE)
+        fprintf(f, "  --type T          the keys as u32, i32 or f32 (-NaN < -inf < ... < -0.0 < "
+                   "+0.0 < ... < +inf < +NaN) (default u32)\n");
+    if (stage->uses & USES_PAIRS)
+        fprintf(f, "  --pairs           sort key-value pairs; a key's value is its index in the "
+                   "input: the values come out as the stable argsort\n"
+                   "  --output-values FILE  write the sorted values to FILE (raw uint32)\n");
+    if (stage->uses & USES_DESCENDING)
+        fprintf(f, "  --descending      largest key first; equal keys keep their input order\n");
+    if (stage->uses & USES_BIT_RANGE)
+        fprintf(f, "  --begin-bit B --end-bit E  order by bits [B, E) of the key only "
+                   "(0 <= B < E <= 32)\n");
+    if ((stage->uses & (USES_TYPE | USES_PAIRS | USES_DESCENDING | USES_BIT_RANGE)) !=
+        (USES_TYPE | USES_PAIRS | USES_DESCENDING | USES_BIT_RANGE))
+        fprintf(f, "  this stage sorts %s%s%s%s (--type, --pairs, --descending and the bit range: "
+                   "stage 01)\n",
+                stage->uses & USES_TYPE ? "" : "u32 keys", stage->uses & USES_PAIRS ? "" : ", keys only",
+                stage->uses & USES_DESCENDING ? "" : ", ascending",
+                stage->uses & USES_BIT_RANGE ? "" : ", by all 32 bits");
 }

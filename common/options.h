@@ -31,6 +31,7 @@ typedef struct {
     int runs;
     const char *input;  /* raw little-endian uint32 keys, or NULL to generate */
     const char *output; /* where to write the sorted keys, or NULL */
+    const char *output_values; /* where to write the sorted values (--pairs), or NULL */
     int verbose;        /* per-pass times, like the course reports' logs */
     int no_cub;         /* skip the CUB baseline */
     int help;
@@ -77,9 +78,10 @@ static inline int check_sort_options(const stage_info *stage, const sort_options
 
 void print_sort_usage(FILE *f, const stage_info *stage);
 
-/* "hillis-steele" / "blelloch", "plain" / "blocked". */
+/* "hillis-steele" / "blelloch", "plain" / "blocked", "u32" / "i32" / "f32". */
 const char *scan_variant_name(int variant);
 const char *mode_name(int mode);
+const char *key_type_name(int type);
 
 #ifdef __cplusplus
 }

@@ -143,3 +143,52 @@ int verify_sorted(const uint32_t *out, const uint32_t *ref, size_t n, char *msg,
     snprintf(msg, msglen, "output equals the reference sort (%zu %s)", n, keys_word(n));
     return 0;
 }
+
+/* ---- other orders: types, descending, bit ranges -------------------------- */
+
+int options_change_order(const sort_options *opt)
+{
+    return opt->key_type != KEY_U32 || opt->descending || first_bit(opt) != 0 ||
+           last_bit(opt) != 32;
+}
+
+uint32_t reference_order(uint32_t key, const sort_options *opt)
+{
+    uint32_t rank = key; /* u32: the key itself */
+    if (opt->key_type == KEY_I32) {
+        int32_t v = (int32_t)key; /* the most negative first */
+        rank = (uint32_t)((int64_t)v - INT32_MIN);
+    } else if (opt->key_type == KEY_F32) {
+        uint32_t magnitude = key & 0x7FFFFFFFu; /* a larger magnitude is larger if positive */
+        rank = key >> 31 ? 0x7FFFFFFFu - magnitude : 0x80000000u + magnitude;
+    }
+    int b = first_bit(opt), e = last_bit(opt);
+    uint32_t field_mask = e - b == 32 ? 0xFFFFFFFFu : (1u << (e - b)) - 1;
+    uint32_t field = (rank >> b) & field_mask;
+    return opt->descending ? field_mask - field : field;
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int reference_sort_ordered(const uint32_t *keys, size_t n, const sort_options *opt,
+                           uint32_t *keys_out, uint32_t *values_out)
+{
+    uint64_t *order = malloc((n ? n : 1) * sizeof *order);
+    if (!order)
+        return -1;
+    for (size_t i = 0; i < n; i++) /* the input index breaks ties: stable */
+        order[i] = (uint64_t)reference_order(keys[i], opt) << 32 | i;
+    qsort(order, n, sizeof *order, compare_u64);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t index = (uint32_t)order[i];
+        keys_out[i] = keys[index];
+        if (values_out)
+            values_out[i] = index;
+    }
+    free(order);
+    return 0;
+}

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sort_stage.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -19,6 +21,21 @@ extern "C" {
 /* Sorts n keys from in into out (in is left untouched).  0, or -1 if host
  * memory for the scratch buffer could not be had. */
 int reference_sort(const uint32_t *in, uint32_t *out, size_t n);
+
+/* The order a sort with opt's --type, --descending and bit range gives, as an
+ * unsigned number: key a goes before key b when its number is smaller, and keys
+ * of equal numbers keep their input order.  Written apart from any stage's
+ * transform: floats by their sign and magnitude, signed keys by their value. */
+uint32_t reference_order(uint32_t key, const sort_options *opt);
+
+/* The reference for any options: keys_out sorted in that order, stably, and
+ * values_out[i] (if not NULL) the input index of keys_out[i] - the stable argsort.
+ * 0, or -1 if host memory could not be had.  A comparison sort again. */
+int reference_sort_ordered(const uint32_t *keys, size_t n, const sort_options *opt,
+                           uint32_t *keys_out, uint32_t *values_out);
+
+/* Whether opt sorts anything but u32 keys ascending by all 32 bits. */
+int options_change_order(const sort_options *opt);
 
 /* The exact check: out must equal ref (the reference sort of the same input),
  * element for element, which holds exactly when out is sorted AND is a

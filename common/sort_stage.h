@@ -26,6 +26,9 @@ extern "C" {
 /* The in-block scan algorithms the course compares. */
 enum scan_variant { SCAN_HILLIS_STEELE = 1, SCAN_BLELLOCH = 2 };
 
+/* How the 4-byte keys are read (--type): as unsigned, signed or IEEE float numbers. */
+enum key_type { KEY_U32 = 0, KEY_I32 = 1, KEY_F32 = 2 };
+
 /* Stage 01 runs either the textbook LSD sort or the blocked layout of the paper. */
 enum sort_mode { MODE_PLAIN = 0, MODE_BLOCKED = 1 };
 
@@ -40,6 +43,11 @@ typedef struct {
     int scan_variant; /* enum scan_variant */
     int mode;         /* enum sort_mode (stage 01) */
     int no_skip;      /* stage 07: run every pass, also one whose digit is the same for all keys */
+    int key_type;     /* enum key_type (--type) */
+    int pairs;        /* sort key-value pairs (--pairs): stage_sort_pairs */
+    int descending;   /* largest key first (--descending); equal keys keep their input order */
+    int begin_bit;    /* order by bits [begin_bit, end_bit) of the key's radix form only */
+    int end_bit;      /* (--begin-bit, --end-bit); 0 stands for 32 */
     int poison;       /* fill the stage's own buffers with garbage first (tests) */
 } sort_options;
 
@@ -53,6 +61,10 @@ enum {
     USES_SCAN = 1u << 5,
     USES_MODE = 1u << 6,
     USES_SKIP = 1u << 7,
+    USES_TYPE = 1u << 8,       /* --type u32|i32|f32 */
+    USES_PAIRS = 1u << 9,      /* --pairs, --output-values: the stage defines stage_sort_pairs */
+    USES_DESCENDING = 1u << 10,
+    USES_BIT_RANGE = 1u << 11, /* --begin-bit, --end-bit */
 };
 
 /* The values a stage accepts for a numeric option: min..max, and only powers
@@ -125,6 +137,9 @@ typedef struct {
     double (*step_bytes)(const sort_options *opt, size_t n, int step);
     int (*sort)(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort_options *opt,
                 sort_report *rep, char *err, size_t errlen);
+    int (*sort_pairs)(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out,
+                      uint32_t *values_out, size_t n, const sort_options *opt, sort_report *rep,
+                      char *err, size_t errlen); /* NULL: the step sorts keys only */
 } stage_step;
 
 extern const stage_step STAGE_STEPS[];
@@ -140,7 +155,14 @@ extern const int STAGE_STEP_COUNT;
                              sort_report *, char *, size_t);
 #define STEP_ENTRY(K)                                                                            \
     {&step##K##_STAGE, step##K##_stage_check_options, step##K##_stage_device_bytes,              \
-     step##K##_stage_step_bytes, step##K##_stage_sort}
+     step##K##_stage_step_bytes, step##K##_stage_sort, NULL}
+
+/* A stage that sorts key-value pairs (USES_PAIRS) defines this too: the keys as
+ * stage_sort sorts them, and values_out[i] the value that came with keys_out[i]
+ * (values_in[j] travels with keys_in[j]).  The driver calls it when --pairs. */
+int stage_sort_pairs(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out,
+                     uint32_t *values_out, size_t n, const sort_options *opt, sort_report *rep,
+                     char *err, size_t errlen);
 
 /* Helpers on a report (common/report.c). */
 void report_clear(sort_report *rep, int npasses);
@@ -154,6 +176,15 @@ static inline int bits_in_pass(int bits, int pass)
 {
     int shift = pass * bits;
     return (32 - shift < bits) ? 32 - shift : bits;
+}
+
+/* The bits [first_bit, last_bit) a sort orders by (--begin-bit, --end-bit), and the
+ * passes of k-bit digits that takes. */
+static inline int first_bit(const sort_options *opt) { return opt->begin_bit; }
+static inline int last_bit(const sort_options *opt) { return opt->end_bit ? opt->end_bit : 32; }
+static inline int passes_in_range(const sort_options *opt)
+{
+    return (last_bit(opt) - first_bit(opt) + opt->bits - 1) / opt->bits;
 }
 
 #ifdef __cplusplus

@@ -1,8 +1,14 @@
 /*
  * test_01_sequential.c - the sort battery on stage 01, in both modes, for
- * every digit width it accepts (1..16), and its option checks.  CPU only.
+ * every digit width it accepts (1..16), and its option checks; then what it
+ * sorts beside u32 keys: i32 and f32 keys (the special floats among them),
+ * descending order, bit ranges and key-value pairs, against the reference
+ * and against an order written out by hand.  CPU only.
  */
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -11,6 +17,7 @@
 #include "reference.h"
 #include "sort_battery.h"
 #include "sort_stage.h"
+#include "test_util.h"
 
 static void battery(const char *mode, sort_options opt, size_t tile, enum battery_depth depth)
 {
@@ -91,6 +98,127 @@ static void test_report(void)
     }
 }
 
+/* ---- types, order, bit ranges, pairs ---------------------------------------- */
+
+static uint32_t float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* The f32 order, written out: every key in the order a sort must give, a NaN of
+ * each sign at the ends, a denormal of each sign beside the zeros. */
+static void test_float_order_by_hand(void)
+{
+    const uint32_t in_order[] = {
+        0xFFC00001u,                /* -NaN (a payload) */
+        0xFF800000u,                /* -inf */
+        float_bits(-3.0e38f), float_bits(-1.0f), float_bits(-1e-38f),
+        0x80000001u,                /* the smallest negative denormal's magnitude */
+        0x80000000u,                /* -0.0 */
+        0x00000000u,                /* +0.0 */
+        0x00000001u,                /* the smallest positive denormal */
+        float_bits(1e-38f), float_bits(1.0f), float_bits(3.0e38f),
+        0x7F800000u,                /* +inf */
+        0x7FC00000u,                /* +NaN */
+    };
+    const size_t n = sizeof in_order / sizeof in_order[0];
+    uint32_t shuffled[sizeof in_order / sizeof in_order[0]], out[sizeof in_order / sizeof in_order[0]];
+    for (size_t i = 0; i < n; i++)
+        shuffled[i] = in_order[(i * 5 + 3) % n];
+    sort_options opt = STAGE.defaults;
+    opt.key_type = KEY_F32;
+    sort_report rep;
+    char err[256];
+    CHECK(stage_sort(shuffled, out, n, &opt, &rep, err, sizeof err) == 0);
+    CHECK_MSG(memcmp(out, in_order, sizeof out) == 0, "f32 keys are not in IEEE total order");
+    CHECK(reference_sort_ordered(shuffled, n, &opt, out, NULL) == 0);
+    CHECK_MSG(memcmp(out, in_order, sizeof out) == 0, "the reference's f32 order is not IEEE's");
+    opt.descending = 1;
+    CHECK(stage_sort(shuffled, out, n, &opt, &rep, err, sizeof err) == 0);
+    for (size_t i = 0; i < n; i++)
+        CHECK_MSG(out[i] == in_order[n - 1 - i], "descending f32: index %zu", i);
+}
+
+/* Keys of one kind: f32 with the specials and many equal values, i32 with
+ * INT_MIN and INT_MAX, or u32; n of them from a seed. */
+static void make_typed_keys(uint32_t *keys, size_t n, int type, uint64_t seed)
+{
+    make_keys(keys, n, DIST_UNIFORM, seed);
+    const uint32_t f32_special[] = {0x80000000u, 0u, 0x7F800000u, 0xFF800000u, 0x7FC00000u,
+                                    0xFFC00000u, 1u, 0x80000001u, float_bits(2.0f)};
+    const uint32_t i32_special[] = {(uint32_t)INT_MIN, (uint32_t)INT_MAX, 0u, 0xFFFFFFFFu, 1u};
+    for (size_t i = 0; i < n; i++) {
+        if (type == KEY_F32 && i % 3 == 0)
+            keys[i] = f32_special[(keys[i] >> 8) % 9];
+        else if (type == KEY_I32 && i % 4 == 0)
+            keys[i] = i32_special[(keys[i] >> 8) % 5];
+        else if (i % 5 == 0)
+            keys[i] &= 0xFF00FF00u; /* many equal values */
+    }
+}
+
+/* Every type x order x bit range x mode, keys alone and pairs, against the
+ * reference: the values are the stable argsort, so they check stability. */
+static void test_types_orders_ranges(void)
+{
+    const int ranges[][2] = {{0, 32}, {0, 16}, {8, 24}, {31, 32}, {3, 4}, {16, 32}};
+    const size_t sizes[] = {0, 1, 2, 33, 1000, 70001};
+    for (int type = KEY_U32; type <= KEY_F32; type++)
+        for (int desc = 0; desc <= 1; desc++)
+            for (int r = 0; r < 6; r++)
+                for (int mode = MODE_PLAIN; mode <= MODE_BLOCKED; mode++)
+                    for (int s = 0; s < 6; s++) {
+                        if (test_small && (s == 5 || r % 2))
+                            continue;
+                        size_t n = sizes[s];
+                        sort_options opt = STAGE.defaults;
+                        opt.key_type = type;
+                        opt.descending = desc;
+                        opt.begin_bit = ranges[r][0];
+                        opt.end_bit = ranges[r][1];
+                        opt.mode = mode;
+                        opt.bits = mode == MODE_BLOCKED ? 4 : 6;
+                        uint32_t *keys = malloc((n + 1) * 4), *vals = malloc((n + 1) * 4);
+                        uint32_t *out = malloc((n + 1) * 4), *vout = malloc((n + 1) * 4);
+                        uint32_t *ref = malloc((n + 1) * 4), *vref = malloc((n + 1) * 4);
+                        make_typed_keys(keys, n, type, n * 7 + (uint64_t)r);
+                        for (size_t i = 0; i < n; i++)
+                            vals[i] = (uint32_t)i;
+                        fill_garbage(out, n, 1);
+                        fill_garbage(vout, n, 2);
+                        sort_report rep;
+                        char err[256];
+                        CHECK(stage_sort_pairs(keys, vals, out, vout, n, &opt, &rep, err,
+                                               sizeof err) == 0);
+                        CHECK(reference_sort_ordered(keys, n, &opt, ref, vref) == 0);
+                        size_t bad = n, vbad = n;
+                        for (size_t i = n; i-- > 0;) {
+                            if (out[i] != ref[i])
+                                bad = i;
+                            if (vout[i] != vref[i])
+                                vbad = i;
+                        }
+                        CHECK_MSG(bad == n && vbad == n,
+                                  "type=%d descending=%d bits [%d, %d) mode=%d n=%zu: keys differ "
+                                  "at %zu, values at %zu", type, desc, ranges[r][0], ranges[r][1],
+                                  mode, n, bad, vbad);
+                        /* the keys alone come out the same */
+                        fill_garbage(out, n, 3);
+                        CHECK(stage_sort(keys, out, n, &opt, &rep, err, sizeof err) == 0);
+                        CHECK_MSG(n == 0 || memcmp(out, ref, n * 4) == 0,
+                                  "keys alone, type=%d descending=%d [%d, %d)", type, desc,
+                                  ranges[r][0], ranges[r][1]);
+                        free(keys);
+                        free(vals);
+                        free(out);
+                        free(vout);
+                        free(ref);
+                        free(vref);
+                    }
+}
+
 int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
@@ -98,5 +226,7 @@ int main(int argc, char **argv)
     test_report();
     test_block_sizes();
     test_every_width();
+    test_float_order_by_hand();
+    test_types_orders_ranges();
     return check_summary("test_01_sequential");
 }

@@ -22,4 +22,9 @@ expect_error "--hist '4'" --hist 4
 expect_error "--scan 'sideways'" --scan sideways
 expect_accepted -n 1000 --runs 1 --bits=4 --block=64 --scan-block 32 --hist=2 --scan=hs --no-cub
 expect_accepted -n 1000 --runs 1 --mode blocked --bits 6 --block 128 --no-cub
+# what is sorted: u32 keys ascending by all bits only, here
+expect_error "--pairs is not an option of 02_parallel_hist_scan" --pairs
+expect_error "--type is not an option of 02_parallel_hist_scan" --type f32
+expect_error "--descending is not an option of 02_parallel_hist_scan" --descending
+expect_error "--begin-bit is not an option of 02_parallel_hist_scan" --begin-bit 4 --end-bit 8
 finish test_cli_02_parallel_hist_scan

@@ -16,4 +16,9 @@ expect_error "not an option of 03_split_k1" --bits 4
 expect_error "not an option of 03_split_k1" --kpt 3
 expect_error "not an option of 03_split_k1" --hist 1
 expect_accepted -n 1000 --runs 1 --block=1024 --scan-block 64 --scan blelloch --no-cub
+# what is sorted: u32 keys ascending by all bits only, here
+expect_error "--pairs is not an option of 03_split_k1" --pairs
+expect_error "--type is not an option of 03_split_k1" --type f32
+expect_error "--descending is not an option of 03_split_k1" --descending
+expect_error "--begin-bit is not an option of 03_split_k1" --begin-bit 4 --end-bit 8
 finish test_cli_03_split_k1

@@ -18,4 +18,9 @@ expect_error "shared memory" --block 1024 --kpt 16
 expect_error "not an option of 04_paper_local_sort" --hist 3
 expect_error "04_paper_local_sort is a stage of one step" --step 2
 expect_accepted -n 1000 --runs 1 --kpt 3 --bits=2 --block 64 --scan=blelloch --no-cub
+# what is sorted: u32 keys ascending by all bits only, here
+expect_error "--pairs is not an option of 04_paper_local_sort" --pairs
+expect_error "--type is not an option of 04_paper_local_sort" --type f32
+expect_error "--descending is not an option of 04_paper_local_sort" --descending
+expect_error "--begin-bit is not an option of 04_paper_local_sort" --begin-bit 4 --end-bit 8
 finish test_cli_04_paper_local_sort

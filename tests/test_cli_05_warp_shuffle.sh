@@ -29,4 +29,9 @@ expect_accepted -n 1000 --runs 1 --step 1 --bits 8 --block 128 --no-cub
 expect_accepted -n 1000 --runs 1 --step=2 --kpt=3 --block 32 --no-cub
 expect_accepted -n 1000 --runs 1 --step 3 --bits 7 --block 128 --scan blelloch --no-cub
 expect_accepted -n 1000 --runs 1 --bits 7 --block 128 --no-cub
+# what is sorted: u32 keys ascending by all bits only, here
+expect_error "--pairs is not an option of 05_warp_shuffle" --pairs
+expect_error "--type is not an option of 05_warp_shuffle" --type f32
+expect_error "--descending is not an option of 05_warp_shuffle" --descending
+expect_error "--begin-bit is not an option of 05_warp_shuffle" --begin-bit 4 --end-bit 8
 finish test_cli_05_warp_shuffle
