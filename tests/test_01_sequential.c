@@ -219,6 +219,44 @@ static void test_types_orders_ranges(void)
                     }
 }
 
+/* Pairs on every distribution, both modes, ascending and descending: the
+ * values (input indices) are the stable argsort, so equal keys - most keys of
+ * equal, few, high and low - must keep their input order. */
+static void test_pairs_every_distribution(void)
+{
+    const size_t n = test_small ? 5000 : 100003;
+    uint32_t *keys = malloc(n * 4), *vals = malloc(n * 4), *out = malloc(n * 4);
+    uint32_t *vout = malloc(n * 4), *ref = malloc(n * 4), *vref = malloc(n * 4);
+    if (!keys || !vals || !out || !vout || !ref || !vref)
+        exit(2);
+    for (size_t i = 0; i < n; i++)
+        vals[i] = (uint32_t)i;
+    for (int d = 0; d < DIST_COUNT; d++)
+        for (int mode = MODE_PLAIN; mode <= MODE_BLOCKED; mode++)
+            for (int desc = 0; desc <= 1; desc++) {
+                make_keys(keys, n, (key_dist)d, 77 + (uint64_t)d);
+                sort_options opt = STAGE.defaults;
+                opt.pairs = 1;
+                opt.mode = mode;
+                opt.descending = desc;
+                fill_garbage(out, n, 4);
+                fill_garbage(vout, n, 5);
+                sort_report rep;
+                char err[256];
+                CHECK(stage_sort_pairs(keys, vals, out, vout, n, &opt, &rep, err, sizeof err) == 0);
+                CHECK(reference_sort_ordered(keys, n, &opt, ref, vref) == 0);
+                CHECK_MSG(memcmp(out, ref, n * 4) == 0 && memcmp(vout, vref, n * 4) == 0,
+                          "pairs, --dist %s, mode %d, descending %d: keys or values differ",
+                          dist_name((key_dist)d), mode, desc);
+            }
+    free(keys);
+    free(vals);
+    free(out);
+    free(vout);
+    free(ref);
+    free(vref);
+}
+
 int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
@@ -228,5 +266,6 @@ int main(int argc, char **argv)
     test_every_width();
     test_float_order_by_hand();
     test_types_orders_ranges();
+    test_pairs_every_distribution();
     return check_summary("test_01_sequential");
 }
