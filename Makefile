@@ -205,7 +205,7 @@ $(LIBCOMMON): $(COMMON_OBJ)
 # the same name (each step is a whole copy of the one before) do not clash (but for
 # the compiler's shared DW.ref.* words, which other objects refer to).
 STEP_RENAMES = $(foreach f,STAGE stage_check_options stage_device_bytes stage_step_bytes \
-                 stage_sort,-D$(f)=step$(1)_$(f))
+                 stage_sort stage_sort_pairs,-D$(f)=step$(1)_$(f))
 $(BUILD)/obj/%.step.o: %.cu $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(call say,NVCC,$< (step $(call step_number,$*)))

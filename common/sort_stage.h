@@ -156,6 +156,14 @@ extern const int STAGE_STEP_COUNT;
 #define STEP_ENTRY(K)                                                                            \
     {&step##K##_STAGE, step##K##_stage_check_options, step##K##_stage_device_bytes,              \
      step##K##_stage_step_bytes, step##K##_stage_sort, NULL}
+/* ... of a step that also sorts key-value pairs (stage_sort_pairs, USES_PAIRS) */
+#define STEP_DECLARE_PAIRS(K)                                                                    \
+    STEP_DECLARE(K)                                                                              \
+    int step##K##_stage_sort_pairs(const uint32_t *, const uint32_t *, uint32_t *, uint32_t *,   \
+                                   size_t, const sort_options *, sort_report *, char *, size_t);
+#define STEP_ENTRY_PAIRS(K)                                                                      \
+    {&step##K##_STAGE, step##K##_stage_check_options, step##K##_stage_device_bytes,              \
+     step##K##_stage_step_bytes, step##K##_stage_sort, step##K##_stage_sort_pairs}
 
 /* A stage that sorts key-value pairs (USES_PAIRS) defines this too: the keys as
  * stage_sort sorts them, and values_out[i] the value that came with keys_out[i]

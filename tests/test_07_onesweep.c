@@ -304,6 +304,108 @@ static void test_skipping(void)
 }
 #endif
 
+#if STEP >= 5
+/* Keys of one kind: f32 with its special values and many equal keys, i32 with
+ * INT_MIN and INT_MAX, or u32 of a distribution. */
+static void make_typed_keys(uint32_t *keys, size_t n, int type, key_dist dist, uint64_t seed)
+{
+    make_keys(keys, n, dist, seed);
+    const uint32_t f32_special[] = {0x80000000u, 0u, 0x7F800000u, 0xFF800000u, 0x7FC00000u,
+                                    0xFFC00000u, 1u, 0x80000001u, 0x40000000u};
+    const uint32_t i32_special[] = {0x80000000u, 0x7FFFFFFFu, 0u, 0xFFFFFFFFu, 1u};
+    for (size_t i = 0; i < n; i++) {
+        if (type == KEY_F32 && i % 3 == 0)
+            keys[i] = f32_special[(keys[i] >> 8) % 9];
+        else if (type == KEY_I32 && i % 4 == 0)
+            keys[i] = i32_special[(keys[i] >> 8) % 5];
+    }
+}
+
+/* One sort of pairs (or keys alone) against the ordered reference: keys and
+ * values equal, the values being the input indices (so stability shows). */
+static void check_ordered(const char *label, const sort_options *opt, const uint32_t *keys,
+                          size_t n, int pairs)
+{
+    uint32_t *vals = malloc((n + 1) * 4), *out = malloc((n + 1) * 4), *vout = malloc((n + 1) * 4);
+    uint32_t *ref = malloc((n + 1) * 4), *vref = malloc((n + 1) * 4);
+    if (!vals || !out || !vout || !ref || !vref)
+        exit(2);
+    for (size_t i = 0; i < n; i++)
+        vals[i] = (uint32_t)i;
+    fill_garbage(out, n, 6);
+    fill_garbage(vout, n, 7);
+    sort_report rep;
+    char err[256];
+    int rc = pairs ? stage_sort_pairs(keys, vals, out, vout, n, opt, &rep, err, sizeof err)
+                   : stage_sort(keys, out, n, opt, &rep, err, sizeof err);
+    CHECK_MSG(rc == 0, "%s: %s", label, err);
+    CHECK(reference_sort_ordered(keys, n, opt, ref, vref) == 0);
+    size_t bad = n, vbad = n;
+    for (size_t i = n; i-- > 0;) {
+        if (out[i] != ref[i])
+            bad = i;
+        if (pairs && vout[i] != vref[i])
+            vbad = i;
+    }
+    CHECK_MSG(bad == n && vbad == n, "%s n=%zu: keys differ at %zu, values at %zu", label, n, bad,
+              vbad);
+    free(vals);
+    free(out);
+    free(vout);
+    free(ref);
+    free(vref);
+}
+
+/* Every type x order x bit range, keys alone and pairs, on awkward sizes (a
+ * partial tile, one key, many tiles), with skipping on and off; then pairs on
+ * every distribution. */
+static void test_types_orders_ranges(void)
+{
+    const int ranges[][2] = {{0, 32}, {0, 16}, {8, 24}, {31, 32}, {3, 4}, {16, 32}};
+    const size_t tile = (size_t)STAGE.defaults.block * STAGE.defaults.kpt;
+    const size_t sizes[] = {1, 2, 33, tile - 1, 3 * tile + 17};
+    char label[160];
+    for (int type = KEY_U32; type <= KEY_F32; type++)
+        for (int desc = 0; desc <= 1; desc++)
+            for (int r = 0; r < 6; r++)
+                for (int s = 0; s < 5; s++) {
+                    if (test_small && (s == 4 || r % 2))
+                        continue;
+                    size_t n = sizes[s];
+                    uint32_t *keys = malloc(n * 4);
+                    if (!keys)
+                        exit(2);
+                    make_typed_keys(keys, n, type, DIST_UNIFORM, n * 7 + (uint64_t)r);
+                    sort_options opt = options(8, STAGE.defaults.block, STAGE.defaults.kpt);
+                    opt.key_type = type;
+                    opt.descending = desc;
+                    opt.begin_bit = ranges[r][0];
+                    opt.end_bit = ranges[r][1];
+                    opt.no_skip = s % 2;
+                    snprintf(label, sizeof label, "type=%d descending=%d bits [%d, %d) skip=%s",
+                             type, desc, ranges[r][0], ranges[r][1], opt.no_skip ? "off" : "on");
+                    check_ordered(label, &opt, keys, n, 1);
+                    check_ordered(label, &opt, keys, n, 0);
+                    free(keys);
+                }
+    const size_t n = test_small ? 5000 : 3 * tile + 17;
+    uint32_t *keys = malloc(n * 4);
+    if (!keys)
+        exit(2);
+    for (int d = 0; d < DIST_COUNT; d++)
+        for (int desc = 0; desc <= 1; desc++) {
+            make_keys(keys, n, (key_dist)d, 91 + (uint64_t)d);
+            sort_options opt = options(8, STAGE.defaults.block, STAGE.defaults.kpt);
+            opt.pairs = 1;
+            opt.descending = desc;
+            snprintf(label, sizeof label, "pairs --dist %s descending=%d", dist_name((key_dist)d),
+                     desc);
+            check_ordered(label, &opt, keys, n, 1);
+        }
+    free(keys);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
@@ -317,6 +419,9 @@ int main(int argc, char **argv)
     test_skipping();
 #endif
     test_sorts();
+#if STEP >= 5
+    test_types_orders_ranges();
+#endif
     char name[64];
     snprintf(name, sizeof name, "test_07_onesweep_%d", STEP);
     return check_summary(name);

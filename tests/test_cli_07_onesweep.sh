@@ -19,7 +19,11 @@ expect_error "a thread per digit" --bits 7 --block 64
 expect_error "shared memory" --step 3 --block 512 --kpt 16
 expect_error "30-bit" -n 1073741824
 expect_error "--no-skip takes no value" --no-skip=1
-expect_error "--step 5: 07_onesweep accepts 1..4" --step 5
+expect_error "--step 6: 07_onesweep accepts 1..5" --step 6
+expect_error "not an option of 07_onesweep" --step 4 --pairs
+expect_error "not an option of 07_onesweep" --step 4 --type f32
+expect_error "--type 'f64'" --type f64
+expect_error "--begin-bit" --begin-bit 33
 expect_error "not an option of 07_onesweep" --step 1 --no-skip
 expect_error "not an option of 07_onesweep" --scan blelloch
 expect_error "not an option of 07_onesweep" --scan-block 256
@@ -29,4 +33,5 @@ expect_accepted -n 1000 --runs 1 --dist equal --no-skip --no-cub
 expect_accepted -n 1000 --runs 1 --step 1 --kpt 3 --no-cub
 expect_accepted -n 1000 --runs 1 --step=2 --dist high --no-cub
 expect_accepted -n 1000 --runs 1 --block 512 --kpt 16 --no-cub
+expect_accepted -n 1000 --runs 1 --type f32 --descending --pairs --begin-bit 8 --end-bit 24 --no-cub
 finish test_cli_07_onesweep
