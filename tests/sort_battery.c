@@ -123,3 +123,51 @@ battery_result run_sort_battery(const char *label, const sort_options *opt, size
     free(b.ref);
     return b.result;
 }
+
+/* Only a stage that sorts pairs defines stage_sort_pairs; for the others the
+ * linker leaves this weak reference NULL. */
+#pragma weak stage_sort_pairs
+
+int check_ordered_sort(const char *label, const sort_options *opt, const uint32_t *keys, size_t n,
+                       int pairs, char *msg, size_t msglen)
+{
+    size_t bytes = (n ? n : 1) * sizeof(uint32_t);
+    uint32_t *vals = malloc(bytes), *out = malloc(bytes), *vout = malloc(bytes);
+    uint32_t *ref = malloc(bytes), *vref = malloc(bytes);
+    if (!vals || !out || !vout || !ref || !vref) {
+        fprintf(stderr, "check_ordered_sort: not enough host memory\n");
+        exit(2);
+    }
+    for (size_t i = 0; i < n; i++)
+        vals[i] = (uint32_t)i;
+    fill_garbage(out, n, 6);
+    fill_garbage(vout, n, 7);
+    sort_report rep;
+    char err[256] = "";
+    int rc = -1;
+    if (pairs && !stage_sort_pairs) {
+        snprintf(msg, msglen, "%s: this stage sorts keys only", label);
+    } else if (pairs ? stage_sort_pairs(keys, vals, out, vout, n, opt, &rep, err, sizeof err)
+                     : stage_sort(keys, out, n, opt, &rep, err, sizeof err)) {
+        snprintf(msg, msglen, "%s n=%zu: the sort failed: %s", label, n, err);
+    } else if (reference_sort_ordered(keys, n, opt, ref, vref)) {
+        snprintf(msg, msglen, "%s: not enough host memory for the reference", label);
+    } else {
+        size_t bad = n, vbad = n;
+        for (size_t i = n; i-- > 0;) {
+            if (out[i] != ref[i])
+                bad = i;
+            if (pairs && vout[i] != vref[i])
+                vbad = i;
+        }
+        rc = bad == n && vbad == n ? 0 : -1;
+        snprintf(msg, msglen, "%s n=%zu: keys differ at %zu, values at %zu (n: none)", label, n,
+                 bad, vbad);
+    }
+    free(vals);
+    free(out);
+    free(vout);
+    free(ref);
+    free(vref);
+    return rc;
+}

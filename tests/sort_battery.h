@@ -33,4 +33,13 @@ enum battery_depth {
 battery_result run_sort_battery(const char *label, const sort_options *opt, size_t tile,
                                 enum battery_depth depth, int small);
 
+/* One sort in another order than u32 ascending (opt's --type, --descending, bit
+ * range), of keys alone or - pairs - of keys with their input indices as values,
+ * against reference_sort_ordered: keys and values equal element for element.
+ * The outputs are filled with garbage first.  0 if they are equal; -1 and one line
+ * in msg (naming label) if not, or if the stage failed or defines no
+ * stage_sort_pairs (pairs). */
+int check_ordered_sort(const char *label, const sort_options *opt, const uint32_t *keys, size_t n,
+                       int pairs, char *msg, size_t msglen);
+
 #endif
