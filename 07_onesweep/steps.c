@@ -1,12 +1,14 @@
 /*
- * 07_onesweep/steps.c - the stage's five steps, in one program (see
+ * 07_onesweep/steps.c - the stage's seven steps, in one program (see
  * STAGE_STEPS in common/sort_stage.h).  build/bin/07_onesweep sorts with the
  * last, or with the one --step K names:
  *   1  step1_onesweep.cu        one histogram, then a pass a kernel with a look-back
  *   2  step2_pass_skipping.cu   a pass with one digit for every key is skipped
  *   3  step3_atomic_rank.cu     a key's rank in its warp by one shared atomicOr
  *   4  step4_large_tiles.cu     tiles of 8192 keys
- *   5  step5_what_users_sort.cu signed and float keys, descending, bit ranges, pairs
+ *   5  step5_counts_first.cu    the tile's counts first, a row of counters a warp
+ *   6  step6_crowded_tiles.cu   crowded tiles rank by match
+ *   7  step7_what_users_sort.cu signed and float keys, descending, bit ranges, pairs
  */
 #include "sort_stage.h"
 
@@ -14,8 +16,11 @@ STEP_DECLARE(1)
 STEP_DECLARE(2)
 STEP_DECLARE(3)
 STEP_DECLARE(4)
-STEP_DECLARE_PAIRS(5)
+STEP_DECLARE(5)
+STEP_DECLARE(6)
+STEP_DECLARE_PAIRS(7)
 
 const stage_step STAGE_STEPS[] = {STEP_ENTRY(1), STEP_ENTRY(2), STEP_ENTRY(3), STEP_ENTRY(4),
-                                  STEP_ENTRY_PAIRS(5)};
-const int STAGE_STEP_COUNT = 5;
+                                  STEP_ENTRY(5), STEP_ENTRY(6),
+                                  STEP_ENTRY_PAIRS(7)};
+const int STAGE_STEP_COUNT = 7;

@@ -19,7 +19,7 @@ expect_error "a thread per digit" --bits 7 --block 64
 expect_error "shared memory" --step 3 --block 512 --kpt 16
 expect_error "30-bit" -n 1073741824
 expect_error "--no-skip takes no value" --no-skip=1
-expect_error "--step 6: 07_onesweep accepts 1..5" --step 6
+expect_error "--step 8: 07_onesweep accepts 1..7" --step 8
 expect_error "not an option of 07_onesweep" --step 4 --pairs
 expect_error "not an option of 07_onesweep" --step 4 --type f32
 expect_error "--type 'f64'" --type f64

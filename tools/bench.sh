@@ -225,20 +225,21 @@ for set in "${sets[@]+"${sets[@]}"}"; do
     sweep07)
         # each step at 2^24+1 and 2^28 uniform keys, CUB in the same runs
         begin "$out_dir/sweep07_steps.csv"
-        for st in 1 2 3 4 5; do for n in 16777217 268435456; do
+        for st in 1 2 3 4 5 6 7; do for n in 16777217 268435456; do
             run "$csv" 07_onesweep --step "$st" -n "$n"; done; done
-        # what users sort (07.5, 2^28): pairs, i32, f32, descending, half the bits
+        # what users sort (07.7, 2^28): pairs, i32, f32, descending, half the bits
         begin "$out_dir/sweep07_keys.csv"
         for a in "" "--pairs" "--type i32" "--type f32" "--descending" "--begin-bit 0 --end-bit 16" \
                  "--type f32 --descending --pairs"; do
             # shellcheck disable=SC2086 # $a is options
             run "$csv" 07_onesweep -n 268435456 $a --no-cub; done
-        # pass skipping measured apart: 07.4 with and without it, the low-entropy keys, 2^28
+        # the low-entropy keys at 2^28 against CUB, and pass skipping measured apart: the
+        # last step with and without it
         begin "$out_dir/sweep07_skip.csv"
         for d in uniform equal few high low and4; do
-            run "$csv" 07_onesweep --step 4 --dist "$d" -n 268435456
-            run "$csv" 07_onesweep --step 4 --dist "$d" -n 268435456 --no-skip --no-cub; done
-        # tile shapes: keys per thread and block size (07.4)
+            run "$csv" 07_onesweep --dist "$d" -n 268435456
+            run "$csv" 07_onesweep --dist "$d" -n 268435456 --no-skip --no-cub; done
+        # tile shapes: keys per thread and block size (the last step)
         begin "$out_dir/sweep07_kpt.csv"
         for k in 4 8 12 16; do run "$csv" 07_onesweep --kpt "$k" --no-cub; done
         begin "$out_dir/sweep07_block.csv"

@@ -1,19 +1,19 @@
 /*
- * 07_onesweep/step5_what_users_sort.cu - step 07.5: what users sort - signed
- * and float keys, descending order, bit ranges, key-value pairs.
+ * 07_onesweep/step6_crowded_tiles.cu - step 07.6: crowded tiles rank by match.
  *
- * What changed since step 07.4 (the whole story: README.md)
- *   The histogram and the first pass that runs read each key's radix form
- *   (the sign bit flipped for i32; for f32 the sign bit of a positive, every
- *   bit of a negative; every bit for descending), the last pass that runs
- *   writes the key back: no extra pass over the data.  The passes cover bits
- *   [begin, end) only.  Values travel with their keys: after a tile's keys are
- *   written, its values take their place in the reorder buffer.
+ * What changed since step 07.5 (the whole story: README.md)
+ *   Ranking by atomicOr is fast while a warp's 32 keys fall into different
+ *   digits; where many share one (few distinct keys, skewed bits), its lanes
+ *   take turns at one word.  __match_any_sync finds the lanes that share a
+ *   digit whatever their number, but is slow when the 32 keys hold many
+ *   different digits.  The tile's counts, known first since 07.5, say which
+ *   case a tile is: the sum of their squares measures how often two keys
+ *   share a digit, and a crowded tile ranks by match.
  *
  * Steps: histogram (every pass's digit counts, once), then per pass scatter
  * (ticket, rank, look back, reorder the tile, write runs).
  *
- * Run:  build/bin/07_onesweep --type f32 --pairs --verbose
+ * Run:  build/bin/07_onesweep --verbose               (8-bit digits, 512 threads x 16 keys)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,12 +51,11 @@ __device__ unsigned test_slow_ns;
 
 const stage_info STAGE = {
     .name = "07_onesweep",
-    .title = "signed and float keys, descending, bit ranges, pairs",
+    .title = "crowded tiles rank by match",
     .needs_gpu = 1,
     .nsteps = 2,
     .step_name = {"histogram", "scatter"},
-    .uses = USES_BITS | USES_BLOCK | USES_KPT | USES_SKIP | USES_TYPE | USES_PAIRS |
-            USES_DESCENDING | USES_BIT_RANGE,
+    .uses = USES_BITS | USES_BLOCK | USES_KPT | USES_SKIP,
     .defaults = {.bits = 8, .block = 512, .kpt = 16},
     .range = {.bits = {1, 8}, .block = {32, 512, 1}, .kpt = {1, MAX_KPT}},
 };
@@ -128,51 +127,21 @@ size_t stage_device_bytes(const sort_options *opt, size_t n)
  * A skipped pass moves nothing; the model counts every pass. */
 double stage_step_bytes(const sort_options *opt, size_t n, int step)
 {
-    double passes = passes_in_range(opt), keys = 4.0 * (double)n;
-    double values = opt->pairs ? keys : 0.0;
+    double passes = passes_for_bits(opt->bits), keys = 4.0 * (double)n;
     double lookback = 4.0 * (double)((size_t)1 << opt->bits) * (double)tiles_for(n, opt);
-    return step == STEP_HISTOGRAM ? keys : passes * (2 * (keys + values) + 3 * lookback);
+    return step == STEP_HISTOGRAM ? keys : passes * (2 * keys + 3 * lookback);
 }
 
 /* ---- 1. histogram: every pass's digit counts, one read of the keys -------- */
 
 __device__ uint32_t digit_of(uint32_t key, int shift, uint32_t mask) { return (key >> shift) & mask; }
 
-/* The order a sort asks for: the key type (enum key_type), and bit 2 for
- * descending. */
-#define ORDER_DESCENDING 4
-static int order_of(const sort_options *opt) { return opt->key_type | (opt->descending ? ORDER_DESCENDING : 0); }
-
-/* A key as the unsigned number that sorts in the wanted order (stage 01's
- * radix_form, on the GPU), and back. */
-__device__ __forceinline__ uint32_t radix_form(uint32_t key, int order)
-{
-    int type = order & 3;
-    uint32_t form = type == KEY_I32   ? key ^ 0x80000000u
-                    : type == KEY_F32 ? (key >> 31 ? ~key : key | 0x80000000u)
-                                      : key;
-    return order & ORDER_DESCENDING ? ~form : form;
-}
-
-__device__ __forceinline__ uint32_t key_of(uint32_t form, int order)
-{
-    int type = order & 3;
-    if (order & ORDER_DESCENDING)
-        form = ~form;
-    return type == KEY_I32   ? form ^ 0x80000000u
-           : type == KEY_F32 ? (form >> 31 ? form & 0x7FFFFFFFu : ~form)
-                             : form;
-}
-
 /* One key's digits, one count each, in the block's counters. */
-__device__ __forceinline__ void count_digits(uint32_t *s_count, uint32_t key, int bits, int passes,
-                                             int begin, int end, int order)
+__device__ __forceinline__ void count_digits(uint32_t *s_count, uint32_t key, int bits, int passes)
 {
-    const uint32_t bins = 1u << bits, form = radix_form(key, order);
-    for (int p = 0; p < passes; p++) {
-        int shift = begin + p * bits, width = end - shift < bits ? end - shift : bits;
-        atomicAdd(&s_count[p * bins + digit_of(form, shift, (1u << width) - 1)], 1u);
-    }
+    const uint32_t bins = 1u << bits;
+    for (int p = 0; p < passes; p++)
+        atomicAdd(&s_count[p * bins + digit_of(key, p * bits, bins - 1)], 1u);
 }
 
 /* counts[p * 2^bits + d]: the keys whose digit of pass p is d.  Each block
@@ -180,7 +149,7 @@ __device__ __forceinline__ void count_digits(uint32_t *s_count, uint32_t key, in
  * digit), four keys to a 16-byte load, then adds its counts to the global
  * ones. */
 __global__ void all_pass_histogram(const uint32_t *keys, size_t n, int bits, int passes,
-                                   int begin, int end, int order, uint32_t *counts)
+                                   uint32_t *counts)
 {
     extern __shared__ uint32_t s_count[]; /* passes x 2^bits */
     const uint32_t bins = 1u << bits;
@@ -192,23 +161,21 @@ __global__ void all_pass_histogram(const uint32_t *keys, size_t n, int bits, int
     const uint4 *keys4 = (const uint4 *)keys; /* cudaMalloc aligns to 256 bytes */
     for (size_t i = first; i < n / 4; i += stride) {
         uint4 k = keys4[i];
-        count_digits(s_count, k.x, bits, passes, begin, end, order);
-        count_digits(s_count, k.y, bits, passes, begin, end, order);
-        count_digits(s_count, k.z, bits, passes, begin, end, order);
-        count_digits(s_count, k.w, bits, passes, begin, end, order);
+        count_digits(s_count, k.x, bits, passes);
+        count_digits(s_count, k.y, bits, passes);
+        count_digits(s_count, k.z, bits, passes);
+        count_digits(s_count, k.w, bits, passes);
     }
     for (size_t i = n / 4 * 4 + first; i < n; i += stride)
-        count_digits(s_count, keys[i], bits, passes, begin, end, order);
+        count_digits(s_count, keys[i], bits, passes);
     __syncthreads();
     for (uint32_t i = threadIdx.x; i < passes * bins; i += blockDim.x)
         if (s_count[i] != 0)
             atomicAdd(&counts[i], s_count[i]);
 }
 
-/* A pass's plan: skip it, or read buffer `from` (0 or 1) and write the other;
- * the first pass that runs also turns keys into radix forms as it reads them
- * (PLAN_FIRST), the last one turns them back as it writes (PLAN_LAST). */
-enum { PLAN_SKIP = 2, PLAN_FIRST = 4, PLAN_LAST = 8 };
+/* A pass's plan: skip it, or read buffer `from` (0 or 1) and write the other. */
+enum { PLAN_SKIP = 2 };
 
 /* One block, a thread a digit: each pass's counts become where each digit's
  * run starts in the output (an exclusive scan), and the passes' plan: a pass
@@ -220,7 +187,7 @@ __global__ void digit_starts(uint32_t *counts, int bits, int passes, size_t n, i
 {
     __shared__ uint32_t s_warp[33];
     const uint32_t bins = 1u << bits, d = threadIdx.x;
-    int from = 0, first_run = -1, last_run = -1;
+    int from = 0;
     for (int p = 0; p < passes; p++) {
         uint32_t *pass = counts + (size_t)p * bins;
         uint32_t count = d < bins ? pass[d] : 0, all;
@@ -230,19 +197,11 @@ __global__ void digit_starts(uint32_t *counts, int bits, int passes, size_t n, i
             pass[d] = start;
         if (d == 0)
             plan[p] = one_digit && !no_skip ? PLAN_SKIP : from;
-        if (!one_digit || no_skip) {
+        if (!one_digit || no_skip)
             from ^= 1;
-            first_run = first_run < 0 ? p : first_run;
-            last_run = p;
-        }
     }
-    if (d == 0) {
+    if (d == 0)
         plan[passes] = from;
-        if (first_run >= 0) {
-            plan[first_run] |= PLAN_FIRST;
-            plan[last_run] |= PLAN_LAST;
-        }
-    }
 }
 
 /* ---- 2. a pass: ticket, rank, look back, reorder, write runs ------------ */
@@ -268,18 +227,27 @@ __device__ __forceinline__ void load_warp_striped(const uint32_t *src, size_t n,
 }
 
 
-/* The place of this lane's key among its warp's keys of its digit so far:
- * each lane sets its bit in its digit's word of the warp's masks, and the word
- * then names the lanes that share the digit - one atomic where 05.3 spends a
- * ballot per bit of the digit.  As in rank_in_warp, the lowest such lane
- * updates the warp's count, and it clears the word for the next keys. */
-__device__ __forceinline__ uint32_t rank_in_warp_by_atomics(uint32_t digit, uint32_t *masks,
-                                                            uint32_t *count)
+/* The place of this lane's key among its warp's keys of its digit so far.
+ * Spread keys: each lane sets its bit in its digit's word of the warp's masks,
+ * and the word then names the lanes that share the digit - one atomic where
+ * 05.3 spends a ballot per bit of the digit; but lanes that share a word take
+ * turns at it.  Crowded keys: __match_any_sync names them at once; its cost
+ * grows with the number of different digits among the 32 keys instead.  Then,
+ * as in rank_in_warp, the lowest such lane updates the warp's count, and it
+ * clears the word for the next keys. */
+__device__ __forceinline__ uint32_t rank_in_warp_by_atomics_or_match(uint32_t digit,
+                                                                     uint32_t *masks,
+                                                                     uint32_t *count, int crowded)
 {
     const unsigned lane = threadIdx.x % 32;
-    atomicOr(&masks[digit], 1u << lane);
-    __syncwarp();
-    unsigned same = masks[digit];
+    unsigned same;
+    if (crowded)
+        same = __match_any_sync(0xFFFFFFFFu, digit);
+    else {
+        atomicOr(&masks[digit], 1u << lane);
+        __syncwarp();
+        same = masks[digit];
+    }
     uint32_t before = count[digit];
     __syncwarp(); /* every lane has read the word and the count before they change */
     if (lane == __ffs(same) - 1) {
@@ -290,47 +258,72 @@ __device__ __forceinline__ uint32_t rank_in_warp_by_atomics(uint32_t digit, uint
     return before + __popc(same & ((1u << lane) - 1));
 }
 
-/* Ranks the tile held warp-striped in key[] by digit: pos[j] becomes the place
- * of key j in the tile stably sorted by digit.  Thread d (< 2^width) gets the
- * tile's count of digit d back, and s_start[d] holds where its run starts.
- * s_masks: each warp's lane mask of each digit, as many words as s_count. */
-__device__ __forceinline__ uint32_t multisplit_tile(const uint32_t *key, uint32_t *pos, int kpt,
-                                                    int shift, int width, uint32_t *s_count,
-                                                    uint32_t *s_masks, uint32_t *s_start,
-                                                    uint32_t *s_scan)
+/* Counts first: each warp counts its keys' digits in its own row of s_count -
+ * no counter is shared by two warps, so keys of one digit from many warps do
+ * not queue for one word.  Thread d (< 2^width) then sums its digit over the
+ * rows and returns the tile's count of d; each row's entry becomes where that
+ * warp's keys of d start among the tile's keys of d.  *s_crowding gets the sum
+ * of the counts' squares: (tile size)^2 times the chance that two keys of the
+ * tile share a digit. */
+__device__ __forceinline__ uint32_t count_tile(const uint32_t *key, int kpt, int shift, int width,
+                                               uint32_t *s_count, uint32_t *s_crowding)
 {
     const uint32_t bins = 1u << width, mask = bins - 1;
-    const unsigned warp = threadIdx.x / 32, warps = blockDim.x / 32;
-    uint32_t *my_count = s_count + warp * bins; /* this warp's running count of each digit */
-    uint32_t *my_masks = s_masks + warp * bins;
-    for (uint32_t i = threadIdx.x; i < warps * bins; i += blockDim.x)
-        s_count[i] = s_masks[i] = 0;
-    __syncthreads();
+    const unsigned warps = blockDim.x / 32;
+    uint32_t *my_count = s_count + threadIdx.x / 32 * bins;
 #pragma unroll
-    for (int j = 0; j < MAX_KPT; j++) /* the warp's keys in input order: stable */
+    for (int j = 0; j < MAX_KPT; j++)
         if (j < kpt)
-            pos[j] = rank_in_warp_by_atomics(digit_of(key[j], shift, mask), my_masks, my_count);
+            atomicAdd(&my_count[digit_of(key[j], shift, mask)], 1u);
     __syncthreads();
-    /* thread d: the warps' counts of digit d become where each warp's keys of
-     * d start among the tile's; their sum is the tile's count of d */
-    uint32_t count = 0, all;
+    uint32_t count = 0;
     if (threadIdx.x < bins)
         for (unsigned w = 0; w < warps; w++) {
             uint32_t c = s_count[w * bins + threadIdx.x];
             s_count[w * bins + threadIdx.x] = count;
             count += c;
         }
+    uint32_t squares = count * count; /* at most 8192^2 in all: no overflow */
+    for (int offset = 16; offset > 0; offset /= 2)
+        squares += __shfl_xor_sync(0xFFFFFFFFu, squares, offset);
+    if (threadIdx.x % 32 == 0 && threadIdx.x < bins)
+        atomicAdd(s_crowding, squares);
+    return count;
+}
+
+/* Ranks the tile held warp-striped in key[] by digit: pos[j] becomes the place
+ * of key j in the tile stably sorted by digit.  Thread d brings the tile's
+ * count of digit d (count_tile's); s_start[d] gets where its run starts, and
+ * every row's entry of d moves up by as much, so that the ranking's running
+ * counts are places in the tile: a key's rank in its warp is its place.
+ * s_masks: each warp's lane mask of each digit, as many words as s_count.  A
+ * tile is crowded where two of its keys share a digit with a chance above
+ * 1/32 (spread keys: 1/256): then its warps rank by match, not by atomics. */
+__device__ __forceinline__ void rank_tile(const uint32_t *key, uint32_t *pos, int kpt, int shift,
+                                          int width, uint32_t count, uint32_t *s_count,
+                                          uint32_t *s_masks, uint32_t *s_start, uint32_t *s_scan,
+                                          const uint32_t *s_crowding)
+{
+    const uint32_t bins = 1u << width, mask = bins - 1;
+    const unsigned warp = threadIdx.x / 32, warps = blockDim.x / 32;
+    uint32_t *my_count = s_count + warp * bins; /* this warp's next place of each digit */
+    uint32_t *my_masks = s_masks + warp * bins;
+    uint32_t all;
     uint32_t start = block_exclusive_scan(count, s_scan, &all); /* ends with a barrier */
-    if (threadIdx.x < bins)
+    const uint32_t tile = blockDim.x * kpt;
+    const int crowded = *s_crowding > tile * tile / 32; /* read after the scan's barriers */
+    if (threadIdx.x < bins) {
         s_start[threadIdx.x] = start;
+        for (unsigned w = 0; w < warps; w++)
+            s_count[w * bins + threadIdx.x] += start;
+    }
     __syncthreads();
 #pragma unroll
-    for (int j = 0; j < MAX_KPT; j++)
-        if (j < kpt) {
-            uint32_t d = digit_of(key[j], shift, mask);
-            pos[j] += s_start[d] + my_count[d];
-        }
-    return count;
+    for (int j = 0; j < MAX_KPT; j++) /* the warp's keys in input order: stable */
+        if (j < kpt)
+            pos[j] = rank_in_warp_by_atomics_or_match(digit_of(key[j], shift, mask), my_masks, my_count,
+                                                      crowded);
+    __syncthreads(); /* the masks share their words with the tile */
 }
 
 /* Thread d of tile b publishes the tile's count of digit d as soon as it is
@@ -366,22 +359,6 @@ __device__ uint32_t look_back(volatile uint32_t *lookback, size_t b, uint32_t bi
     return before;
 }
 
-/* The digit of slot i of a tile sorted by digit: the last run that starts at
- * or before i (runs' starts never decrease; an empty run starts where the
- * next one does, so the last such start is the run that holds slot i). */
-__device__ __forceinline__ uint32_t digit_at(const uint32_t *s_start, uint32_t bins, uint32_t i)
-{
-    uint32_t lo = 0, hi = bins - 1;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi + 1) / 2;
-        if (s_start[mid] <= i)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
 /* One pass over all tiles, from buffer plan[pass] into the other (or none:
  * a skipped pass returns at once).  A block takes the next tile by ticket (so
  * that the tiles it waits on belong to blocks that started before it), counts
@@ -392,14 +369,13 @@ __device__ __forceinline__ uint32_t digit_at(const uint32_t *s_start, uint32_t b
  * its tile's words of the next pass's look-back table.  At most 64 registers a
  * thread (2 blocks of 512, or 4 of 256, on a multiprocessor): with more, fewer
  * tiles are in flight to hide the look-back's waits. */
-__global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint32_t *buffer1, uint32_t *values0, uint32_t *values1,
-                              size_t n, int pass, int shift, int width, int order, int kpt,
-                              const int *plan,
+__global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint32_t *buffer1, size_t n, int pass,
+                              int shift, int width, int kpt, const int *plan,
                               const uint32_t *starts, uint32_t *lookback,
                               uint32_t *next_lookback, uint32_t *tickets)
 {
     extern __shared__ uint32_t shared[];
-    __shared__ uint32_t s_ticket;
+    __shared__ uint32_t s_ticket, s_crowding; /* the tile's number, its sum of squared counts */
     const uint32_t bins = 1u << width, mask = bins - 1;
     const unsigned tile = blockDim.x * kpt;
     const unsigned masks = blockDim.x / 32 * bins;
@@ -410,43 +386,37 @@ __global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint3
     uint32_t *s_place = s_start + bins;                   /* bins words */
     uint32_t *s_scan = s_place + bins;                    /* 33 words */
 
-    const int step_plan = plan[pass];
-    if (step_plan == PLAN_SKIP) { /* nothing to move; the next pass's table still needs clearing */
+    const int from = plan[pass];
+    if (from == PLAN_SKIP) { /* nothing to move; the next pass's table still needs clearing */
         for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x)
             next_lookback[(size_t)blockIdx.x * bins + d] = 0;
         return;
     }
-    const int from = step_plan & 1;
     const uint32_t *src = from ? buffer1 : buffer0;
     uint32_t *dst = from ? buffer0 : buffer1;
-    if (threadIdx.x == 0)
+    if (threadIdx.x == 0) {
         s_ticket = atomicAdd(tickets, 1u);
-    for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x)
-        s_place[d] = 0; /* the tile's count of each digit, first */
+        s_crowding = 0;
+    }
+    for (uint32_t i = threadIdx.x; i < masks; i += blockDim.x)
+        s_count[i] = s_masks[i] = 0;
     __syncthreads();
     const size_t b = s_ticket;
     uint32_t key[MAX_KPT], pos[MAX_KPT];
     load_warp_striped(src, n, b, kpt, key);
-    size_t first = warp_striped_first(b, kpt);
-    if (step_plan & PLAN_FIRST) /* the keys' radix forms, from their first read on */
-#pragma unroll
-        for (int j = 0; j < MAX_KPT; j++)
-            if (j < kpt && first + 32 * j < n) /* the padding stays the largest form */
-                key[j] = radix_form(key[j], order);
-#pragma unroll
-    for (int j = 0; j < MAX_KPT; j++)
-        if (j < kpt && first + 32 * j < n) /* the padding is not counted */
-            atomicAdd(&s_place[digit_of(key[j], shift, mask)], 1u);
-    __syncthreads();
-    uint32_t count = threadIdx.x < bins ? s_place[threadIdx.x] : 0;
+    uint32_t count = count_tile(key, kpt, shift, width, s_count, &s_crowding);
+    size_t base = b * tile;
+    size_t valid = n - base < tile ? n - base : tile;
+    /* the padding, all of the last digit, is ranked but not published */
+    uint32_t real = count - (threadIdx.x == mask ? (uint32_t)(tile - valid) : 0);
     for (unsigned waited = 0; (long long)b == test_slow_tile && waited < test_slow_ns;
          waited += 1000)
         __nanosleep(1000);
     if (threadIdx.x < bins)
-        publish_count(lookback, b, bins, threadIdx.x, count);
-    multisplit_tile(key, pos, kpt, shift, width, s_count, s_masks, s_start, s_scan);
+        publish_count(lookback, b, bins, threadIdx.x, real);
+    rank_tile(key, pos, kpt, shift, width, count, s_count, s_masks, s_start, s_scan, &s_crowding);
     if (threadIdx.x < bins) {
-        uint32_t before = look_back(lookback, b, bins, threadIdx.x, count);
+        uint32_t before = look_back(lookback, b, bins, threadIdx.x, real);
         s_place[threadIdx.x] = starts[threadIdx.x] + before - s_start[threadIdx.x];
         next_lookback[b * bins + threadIdx.x] = 0;
     }
@@ -456,27 +426,10 @@ __global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint3
             s_tile[pos[j]] = key[j];
     __syncthreads();
 
-    size_t base = b * tile;
-    size_t valid = n - base < tile ? n - base : tile;
     for (unsigned i = threadIdx.x; i < valid; i += blockDim.x) {
         uint32_t k = s_tile[i];
-        dst[s_place[digit_of(k, shift, mask)] + i] = step_plan & PLAN_LAST ? key_of(k, order) : k;
+        dst[s_place[digit_of(k, shift, mask)] + i] = k;
     }
-    if (!values0)
-        return;
-    /* the values: each takes its key's place in the tile, then goes where the
-     * key went - the run of slot i's digit, found among the runs' starts */
-    const uint32_t *vsrc = from ? values1 : values0;
-    uint32_t *vdst = from ? values0 : values1;
-    __syncthreads(); /* every key has left the reorder buffer */
-    load_warp_striped(vsrc, n, b, kpt, key);
-#pragma unroll
-    for (int j = 0; j < MAX_KPT; j++)
-        if (j < kpt)
-            s_tile[pos[j]] = key[j];
-    __syncthreads();
-    for (unsigned i = threadIdx.x; i < valid; i += blockDim.x)
-        vdst[s_place[digit_at(s_start, bins, i)] + i] = s_tile[i];
 }
 
 /* ---- the sort -------------------------------------------------------------- */
@@ -497,16 +450,15 @@ typedef struct {
 /* One pass between the two key buffers, as its plan says.  Pass p uses
  * look-back table p % 2 and clears the other for pass p + 1 (pass p - 1, its
  * last user, has finished; a skipped pass clears it too). */
-static void sort_pass(sort_context *c, uint32_t *d_a, uint32_t *d_b, uint32_t *d_va,
-                      uint32_t *d_vb, int pass, int shift, int width)
+static void sort_pass(sort_context *c, uint32_t *d_a, uint32_t *d_b, int pass, int shift,
+                      int width)
 {
     const sort_options *opt = c->opt;
     size_t bins = (size_t)1 << opt->bits, table = bins * c->tiles;
     uint32_t *lookback = c->d_lookback + (size_t)(pass % 2) * table;
     uint32_t *next = c->d_lookback + (size_t)((pass + 1) % 2) * table;
     onesweep_pass<<<c->tiles, opt->block, downsweep_shared_bytes(opt->block, opt->kpt, width)>>>(
-        d_a, d_b, d_va, d_vb, c->n, pass, shift, width, order_of(opt), opt->kpt, c->d_plan,
-        c->d_starts + pass * bins,
+        d_a, d_b, c->n, pass, shift, width, opt->kpt, c->d_plan, c->d_starts + pass * bins,
         lookback, next, c->d_tickets + pass);
     CUDA_CHECK_LAUNCH();
     step_timer_mark(&c->timer, pass, STEP_SCATTER);
@@ -518,9 +470,8 @@ static void histogram(sort_context *c, const uint32_t *d_keys, int passes)
 {
     const sort_options *opt = c->opt;
     size_t bins = (size_t)1 << opt->bits;
-    all_pass_histogram<<<c->histogram_blocks, 256, passes * bins * sizeof(uint32_t)>>>(
-        d_keys, c->n, opt->bits, passes, first_bit(opt), last_bit(opt), order_of(opt),
-        c->d_starts);
+    all_pass_histogram<<<c->histogram_blocks, 256, passes * bins * sizeof(uint32_t)>>>(d_keys, c->n, opt->bits,
+                                                                           passes, c->d_starts);
     CUDA_CHECK_LAUNCH();
     digit_starts<<<1, bins < 32 ? 32 : bins>>>(c->d_starts, opt->bits, passes, c->n, opt->no_skip,
                                                c->d_plan);
@@ -564,15 +515,12 @@ static void context_destroy(sort_context *c)
     gpu_free(c->d_starts);
 }
 
-/* Keys (and values, where values_in is not NULL) sorted by bits [begin, end)
- * of their radix forms, ascending or descending (sort_options). */
-int stage_sort_pairs(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out,
-                     uint32_t *values_out, size_t n, const sort_options *opt, sort_report *rep,
-                     char *err, size_t errlen)
+int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort_options *opt,
+               sort_report *rep, char *err, size_t errlen)
 {
     (void)err;
     (void)errlen;
-    int passes = passes_in_range(opt);
+    int passes = passes_for_bits(opt->bits);
     report_clear(rep, passes);
     if (n == 0)
         return 0;
@@ -583,23 +531,14 @@ int stage_sort_pairs(const uint32_t *keys_in, const uint32_t *values_in, uint32_
     context_create(&c, n, opt, rep);
     uint32_t *d_a = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
     uint32_t *d_b = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
-    uint32_t *d_va = NULL, *d_vb = NULL;
     CUDA_CHECK(cudaMemcpy(d_a, keys_in, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    if (values_in) {
-        d_va = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
-        d_vb = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
-        CUDA_CHECK(cudaMemcpy(d_va, values_in, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    }
     rep->setup_ms = host_time_ms() - t0;
 
     step_timer_start(&c.timer);
     context_clear(&c);
     histogram(&c, d_a, passes);
-    for (int pass = 0; pass < passes; pass++) {
-        int shift = first_bit(opt) + pass * opt->bits;
-        int width = last_bit(opt) - shift < opt->bits ? last_bit(opt) - shift : opt->bits;
-        sort_pass(&c, d_a, d_b, d_va, d_vb, pass, shift, width);
-    }
+    for (int pass = 0; pass < passes; pass++)
+        sort_pass(&c, d_a, d_b, pass, pass * opt->bits, bits_in_pass(opt->bits, pass));
     step_timer_collect(&c.timer, rep);
 
     t0 = host_time_ms();
@@ -608,22 +547,11 @@ int stage_sort_pairs(const uint32_t *keys_in, const uint32_t *values_in, uint32_
     for (int pass = 0; pass < passes; pass++)
         if (plan[pass] == PLAN_SKIP)
             rep->skipped |= 1u << pass;
-    CUDA_CHECK(cudaMemcpy(keys_out, plan[passes] ? d_b : d_a, n * sizeof(uint32_t),
-                          cudaMemcpyDeviceToHost));
-    if (values_in)
-        CUDA_CHECK(cudaMemcpy(values_out, plan[passes] ? d_vb : d_va, n * sizeof(uint32_t),
-                              cudaMemcpyDeviceToHost));
-    gpu_free(d_vb);
-    gpu_free(d_va);
+    const uint32_t *src = plan[passes] ? d_b : d_a;
+    CUDA_CHECK(cudaMemcpy(keys_out, src, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     gpu_free(d_b);
     gpu_free(d_a);
     context_destroy(&c);
     rep->setup_ms += host_time_ms() - t0;
     return 0;
-}
-
-int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort_options *opt,
-               sort_report *rep, char *err, size_t errlen)
-{
-    return stage_sort_pairs(keys_in, NULL, keys_out, NULL, n, opt, rep, err, errlen);
 }
