@@ -21,9 +21,11 @@
 #             changes at a time), steps x digit width, keys per thread, block and scan
 #             block sizes, every distribution against CUB, and course report 001's v6/v7
 #             (stage 04, 05.1 and 05.2 at --bits 4 --kpt 1 and 2)
-#   sweep07   stage 07: each step at 2^24+1 and 2^28 with CUB; pass skipping measured
-#             apart (with and without, low-entropy keys at 2^28); keys per thread and
-#             block sizes; every distribution against CUB
+#   sweep07   stage 07: each step at 2^24+1 and 2^28 with CUB (steps); what users sort
+#             (keys); pass skipping measured apart on 07.4, with and without (skip); the
+#             low-entropy keys at 2^28 against CUB (low); keys per thread and block sizes
+#             (shapes); every distribution against CUB (dist).  sweep07-PART runs one part
+#             (about 10 minutes in all on an H100, most of it the 2^28 runs' checks)
 #   nn06      stage 06 at the full size (10,000 x 1,000,000 x 128), K = 5 and 5000, every
 #             version and both cuBLAS baselines (cublas-fp32, cublas-int8), the median of
 #             3 timed runs each (not in the default sets:
@@ -222,33 +224,43 @@ for set in "${sets[@]+"${sets[@]}"}"; do
             run "$csv" 04_paper_local_sort --bits 4 --kpt "$k"
             for st in 1 2; do run "$csv" 05_warp_shuffle --step "$st" --bits 4 --kpt "$k"; done
         done ;;
-    sweep07)
-        # each step at 2^24+1 and 2^28 uniform keys, CUB in the same runs
-        begin "$out_dir/sweep07_steps.csv"
-        for st in 1 2 3 4 5 6 7; do for n in 16777217 268435456; do
-            run "$csv" 07_onesweep --step "$st" -n "$n"; done; done
-        # what users sort (07.7, 2^28): pairs, i32, f32, descending, half the bits
-        begin "$out_dir/sweep07_keys.csv"
-        for a in "" "--pairs" "--type i32" "--type f32" "--descending" "--begin-bit 0 --end-bit 16" \
-                 "--type f32 --descending --pairs"; do
-            # shellcheck disable=SC2086 # $a is options
-            run "$csv" 07_onesweep -n 268435456 $a --no-cub; done
-        # the low-entropy keys at 2^28 against CUB, and pass skipping measured apart: the
-        # last step with and without it
-        begin "$out_dir/sweep07_skip.csv"
-        for d in uniform equal few high low and4; do
-            run "$csv" 07_onesweep --dist "$d" -n 268435456
-            run "$csv" 07_onesweep --dist "$d" -n 268435456 --no-skip --no-cub; done
-        # tile shapes: keys per thread and block size (the last step)
-        begin "$out_dir/sweep07_kpt.csv"
-        for k in 4 8 12 16; do run "$csv" 07_onesweep --kpt "$k" --no-cub; done
-        begin "$out_dir/sweep07_block.csv"
-        for bk in "512 16" "256 16" "512 8" "256 8"; do
-            read -r bl k <<<"$bk"; run "$csv" 07_onesweep --block "$bl" --kpt "$k" --no-cub; done
-        # every distribution at 2^24+1 against CUB
-        begin "$out_dir/sweep07_dist.csv"
-        for d in uniform equal sorted reversed few and2 and4 high low; do
-            run "$csv" 07_onesweep --dist "$d"; done ;;
+    sweep07 | sweep07-*)
+        # sweep07 runs every part; sweep07-PART runs one (steps keys skip low shapes dist)
+        part() { [ "$set" = sweep07 ] || [ "$set" = "sweep07-$1" ]; }
+        if part steps; then # each step at 2^24+1 and 2^28 uniform keys, CUB in the same runs
+            begin "$out_dir/sweep07_steps.csv"
+            for st in 1 2 3 4 5 6 7; do for n in 16777217 268435456; do
+                run "$csv" 07_onesweep --step "$st" -n "$n"; done; done
+        fi
+        if part keys; then # what users sort (07.7, 2^28): pairs, i32, f32, descending, half the bits
+            begin "$out_dir/sweep07_keys.csv"
+            for a in "" "--pairs" "--type i32" "--type f32" "--descending" "--begin-bit 0 --end-bit 16" \
+                     "--type f32 --descending --pairs"; do
+                # shellcheck disable=SC2086 # $a is options
+                run "$csv" 07_onesweep -n 268435456 $a --no-cub; done
+        fi
+        if part skip; then # pass skipping measured apart: 07.4 with and without it, 2^28
+            begin "$out_dir/sweep07_skip.csv"
+            for d in uniform equal few high low and4; do
+                run "$csv" 07_onesweep --step 4 --dist "$d" -n 268435456
+                run "$csv" 07_onesweep --step 4 --dist "$d" -n 268435456 --no-skip --no-cub; done
+        fi
+        if part low; then # the low-entropy keys at 2^28 against CUB (the last step)
+            begin "$out_dir/sweep07_low.csv"
+            for d in equal few high low and4; do run "$csv" 07_onesweep --dist "$d" -n 268435456; done
+        fi
+        if part shapes; then # tile shapes: keys per thread and block size (the last step)
+            begin "$out_dir/sweep07_kpt.csv"
+            for k in 4 8 12 16; do run "$csv" 07_onesweep --kpt "$k" --no-cub; done
+            begin "$out_dir/sweep07_block.csv"
+            for bk in "512 16" "256 16" "512 8" "256 8"; do
+                read -r bl k <<<"$bk"; run "$csv" 07_onesweep --block "$bl" --kpt "$k" --no-cub; done
+        fi
+        if part dist; then # every distribution at 2^24+1 against CUB
+            begin "$out_dir/sweep07_dist.csv"
+            for d in uniform equal sorted reversed few and2 and4 high low; do
+                run "$csv" 07_onesweep --dist "$d"; done
+        fi ;;
     nn06)
         # appended to: one K per call is allowed (NN06_BINS)
         begin "$out_dir/nn06.csv"
