@@ -144,18 +144,11 @@ __device__ __forceinline__ void count_digits(uint32_t *s_count, uint32_t key, in
         atomicAdd(&s_count[p * bins + digit_of(key, p * bits, bins - 1)], 1u);
 }
 
-/* counts[p * 2^bits + d]: the keys whose digit of pass p is d.  Each block
- * counts its share of the keys in shared memory (one counter a pass and
- * digit), four keys to a 16-byte load, then adds its counts to the global
- * ones. */
-__global__ void all_pass_histogram(const uint32_t *keys, size_t n, int bits, int passes,
-                                   uint32_t *counts)
+/* This block's share of the keys, counted in s_count, four keys to a 16-byte
+ * load. */
+__device__ __forceinline__ void count_keys(uint32_t *s_count, const uint32_t *keys, size_t n,
+                                           int bits, int passes)
 {
-    extern __shared__ uint32_t s_count[]; /* passes x 2^bits */
-    const uint32_t bins = 1u << bits;
-    for (uint32_t i = threadIdx.x; i < passes * bins; i += blockDim.x)
-        s_count[i] = 0;
-    __syncthreads();
     const size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     const uint4 *keys4 = (const uint4 *)keys; /* cudaMalloc aligns to 256 bytes */
@@ -168,6 +161,20 @@ __global__ void all_pass_histogram(const uint32_t *keys, size_t n, int bits, int
     }
     for (size_t i = n / 4 * 4 + first; i < n; i += stride)
         count_digits(s_count, keys[i], bits, passes);
+}
+
+/* counts[p * 2^bits + d]: the keys whose digit of pass p is d.  Each block
+ * counts its share of the keys in shared memory (one counter a pass and
+ * digit), then adds its counts to the global ones. */
+__global__ void all_pass_histogram(const uint32_t *keys, size_t n, int bits, int passes,
+                                   uint32_t *counts)
+{
+    extern __shared__ uint32_t s_count[]; /* passes x 2^bits */
+    const uint32_t bins = 1u << bits;
+    for (uint32_t i = threadIdx.x; i < passes * bins; i += blockDim.x)
+        s_count[i] = 0;
+    __syncthreads();
+    count_keys(s_count, keys, n, bits, passes);
     __syncthreads();
     for (uint32_t i = threadIdx.x; i < passes * bins; i += blockDim.x)
         if (s_count[i] != 0)

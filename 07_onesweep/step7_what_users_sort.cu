@@ -164,12 +164,11 @@ __device__ __forceinline__ uint32_t key_of(uint32_t form, int order)
                              : form;
 }
 
-/* One key's digits, one count each, in the block's counters: the bits
- * [begin, end) of its radix form (below_end keeps the bits under end), cut
- * out once, then split as before. */
+/* One key's digits, one count each, in the block's counters. */
 __device__ __forceinline__ void count_digits(uint32_t *s_count, uint32_t key, int bits, int passes,
                                              int begin, uint32_t below_end, int order)
 {
+    /* bits [begin, end) of the key's radix form, cut out once (below_end: the bits under end) */
     const uint32_t bins = 1u << bits, form = (radix_form(key, order) & below_end) >> begin;
     for (int p = 0; p < passes; p++)
         atomicAdd(&s_count[p * bins + digit_of(form, p * bits, bins - 1)], 1u);
@@ -197,10 +196,7 @@ __device__ __forceinline__ void count_keys(uint32_t *s_count, const uint32_t *ke
 
 /* counts[p * 2^bits + d]: the keys whose digit of pass p is d.  Each block
  * counts its share of the keys in shared memory (one counter a pass and
- * digit), then adds its counts to the global ones.  The loop is issue-bound:
- * the transform's few instructions a key cost a quarter of its time, so
- * plain u32 keys over all 32 bits get a copy of the loop without them (the
- * constants let the compiler drop them). */
+ * digit), then adds its counts to the global ones. */
 __global__ void all_pass_histogram(const uint32_t *keys, size_t n, int bits, int passes,
                                    int begin, int end, int order, uint32_t *counts)
 {
@@ -209,6 +205,7 @@ __global__ void all_pass_histogram(const uint32_t *keys, size_t n, int bits, int
     for (uint32_t i = threadIdx.x; i < passes * bins; i += blockDim.x)
         s_count[i] = 0;
     __syncthreads();
+    /* the loop is bound by its instructions: plain u32 keys get a copy without the transform */
     if (order == KEY_U32 && begin == 0 && end == 32)
         count_keys(s_count, keys, n, bits, passes, 0, 0xFFFFFFFFu, KEY_U32);
     else
