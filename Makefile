@@ -16,6 +16,10 @@
 #                             files one step's file includes and the other's not)
 #   make diff06 FROM=3 TO=4   the same for two versions of stage 06 (steps 06.3, 06.4)
 #   make device-check    what tools/device-check.sh runs on a GPU machine
+#   make handout STEP=01 a student's starting point for one step, the lab's holes stubbed:
+#                        build/handout/01/ and build/handout/01.tar.gz (stages 01-04 so far)
+#   make grade STEP=01 WORK=file   build a student's file of the step, run its tests, time
+#                        it against the course's: "GRADE step=01 ... score=N/100"
 #   make help            this list
 #   make clean           remove build/
 #
@@ -101,7 +105,7 @@ endif
 # a second make (BUILD_ALL), which prints them - after their own checks, so that a target
 # refused for a missing tool or GPU prints no flags at all.
 ifeq ($(filter clean diff diff06 steps help tables plots slides run test sanitize bench profile \
-               limits device-check,$(MAKECMDGOALS)),)
+               limits device-check handout grade,$(MAKECMDGOALS)),)
 $(info [build] ARCH = $(ARCH)  ($(ARCH_SOURCE)))
 $(info [build] CC   = $(CC) $(CFLAGS))
 $(info [build] NVCC = $(NVCC) $(NVCCFLAGS))
@@ -113,7 +117,7 @@ endif
 # after `make` rebuilds, a second `make ARCH=sm_80` does nothing.
 FLAGS_FILE := $(BUILD)/flags
 FLAGS_NOW := $(CC) $(CFLAGS) | $(NVCC) $(NVCCFLAGS) | $(LDLIBS)
-ifneq ($(filter-out clean diff diff06 steps help tables plots slides,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out clean diff diff06 steps help tables plots slides handout,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(file <$(FLAGS_FILE)),$(FLAGS_NOW))
 $(shell mkdir -p $(BUILD))
 $(file >$(FLAGS_FILE),$(FLAGS_NOW))
@@ -174,7 +178,7 @@ TEST_SUPPORT_C := tests/sort_battery.c
 TEST_SUPPORT_CU := $(wildcard tests/gpu_*.cu)
 
 .PHONY: all run test sanitize bench profile plots slides tables diff diff06 steps limits clean help \
-        device-check $(STAGES)
+        device-check handout grade $(STAGES)
 .DEFAULT_GOAL := all
 
 all: $(STAGES:%=$(BUILD)/bin/%) $(TEST_BINS) $(BUILD)/bin/limits
@@ -339,6 +343,12 @@ diff06:
 # make steps: the course's path (steps.txt): id, file, changed lines, lesson.
 steps:
 	@tools/steps.sh
+
+handout:
+	@tools/handout.sh "$(STEP)"
+
+grade:
+	@tools/grade.sh "$(STEP)" "$(WORK)"
 
 clean:
 	rm -rf $(BUILD)

@@ -114,20 +114,24 @@ static uint32_t key_of(uint32_t form, const sort_options *opt)
 static void histogram(const uint32_t *src, size_t n, int shift, uint32_t mask, uint32_t *count,
                       size_t nbins)
 {
+    /* LAB BEGIN histogram: count[d] = the number of keys whose digit is d, for d < nbins */
     memset(count, 0, nbins * sizeof *count);
     for (size_t i = 0; i < n; i++)
         count[(src[i] >> shift) & mask]++;
+    /* LAB END histogram */
 }
 
 /* In place: count[i] becomes the sum of count[0 .. i-1]. */
 static void exclusive_scan(uint32_t *count, size_t len)
 {
+    /* LAB BEGIN scan: count[i] = the sum of count[0 .. i-1], in place */
     uint32_t running = 0;
     for (size_t i = 0; i < len; i++) {
         uint32_t c = count[i];
         count[i] = running;
         running += c;
     }
+    /* LAB END scan */
 }
 
 /* offset[d] is the next free output slot for digit d; it is used up as keys land.
@@ -135,12 +139,14 @@ static void exclusive_scan(uint32_t *count, size_t len)
 static void scatter(const uint32_t *src, uint32_t *dst, const uint32_t *vsrc, uint32_t *vdst,
                     size_t n, int shift, uint32_t mask, uint32_t *offset)
 {
+    /* LAB BEGIN scatter: each key, in input order, to dst[offset[its digit]++]; its value too */
     for (size_t i = 0; i < n; i++) {
         uint32_t key = src[i], slot = offset[(key >> shift) & mask]++;
         dst[slot] = key;
         if (vsrc)
             vdst[slot] = vsrc[i];
     }
+    /* LAB END scatter */
 }
 
 /* ---- blocked mode: one histogram per block, stored [digit][block] --------- */
@@ -148,12 +154,14 @@ static void scatter(const uint32_t *src, uint32_t *dst, const uint32_t *vsrc, ui
 static void block_histograms(const uint32_t *src, size_t n, int shift, uint32_t mask, int block,
                              size_t nblocks, uint32_t *table)
 {
+    /* LAB BEGIN block_histograms: table[d * nblocks + b] = the keys of block b with digit d */
     memset(table, 0, ((size_t)mask + 1) * nblocks * sizeof *table);
     for (size_t b = 0; b < nblocks; b++) {
         size_t end = (b + 1) * (size_t)block < n ? (b + 1) * (size_t)block : n;
         for (size_t i = b * (size_t)block; i < end; i++)
             table[((src[i] >> shift) & mask) * nblocks + b]++;
     }
+    /* LAB END block_histograms */
 }
 
 /* Block b's keys of digit d start at the scanned table[d * nblocks + b]. */
@@ -161,6 +169,7 @@ static void block_scatter(const uint32_t *src, uint32_t *dst, const uint32_t *vs
                           uint32_t *vdst, size_t n, int shift, uint32_t mask, int block,
                           size_t nblocks, uint32_t *table)
 {
+    /* LAB BEGIN block_scatter: as scatter, block by block, from table[d * nblocks + b] */
     for (size_t b = 0; b < nblocks; b++) {
         size_t end = (b + 1) * (size_t)block < n ? (b + 1) * (size_t)block : n;
         for (size_t i = b * (size_t)block; i < end; i++) {
@@ -170,6 +179,7 @@ static void block_scatter(const uint32_t *src, uint32_t *dst, const uint32_t *vs
                 vdst[slot] = vsrc[i];
         }
     }
+    /* LAB END block_scatter */
 }
 
 /* ---- one pass, in either mode --------------------------------------------- */

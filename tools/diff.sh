@@ -30,7 +30,7 @@ file_of() {
 }
 a=$(file_of "$1") || exit 2
 b=$(file_of "$2") || exit 2
-diff -u "$a" "$b"
+step_diff "$a" "$b" # the lines that mark lab holes left out (steps-lib.sh)
 status=$?
 # included_cuh FILE: the .cuh files FILE includes, as paths (its folder, else common/)
 included_cuh() {

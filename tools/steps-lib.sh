@@ -31,5 +31,12 @@ stage_step_args() {
     for f in "$1"/step[0-9]_*.cu; do f=${f##*/step}; echo "--step ${f%%_*}"; done
 }
 
-# changed_lines FILE_A FILE_B: the changed lines of diff -u, counted as the course counts them
-changed_lines() { diff -u "$1" "$2" | grep -c '^[-+][^-+]'; }
+# without_lab_marks FILE: FILE without the lines that mark the holes of its lab handout
+# (tools/lab-stub.awk): comments for the handout, not part of any step's lesson
+without_lab_marks() { grep -v -E '^[[:space:]]*/\* LAB (BEGIN|END) ' "$1"; }
+
+# step_diff FILE_A FILE_B: diff -u of two step files as make diff shows it (lab marks left out)
+step_diff() { diff -u --label "$1" --label "$2" <(without_lab_marks "$1") <(without_lab_marks "$2"); }
+
+# changed_lines FILE_A FILE_B: the changed lines of make diff, counted as the course counts them
+changed_lines() { step_diff "$1" "$2" | grep -c '^[-+][^-+]'; }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# test_grade_01.sh - the lab kit on stage 01, on any machine (stage 01 is the CPU sort):
+# the handout builds and its tests fail while the holes are stubs; the grader gives the
+# stubbed file less than full marks (exit 1) and the reference file full marks (exit 0).
+# A grader that passed everything, or failed everything, fails here.
+set -u
+cd "$(dirname "$0")/.."
+source tests/cli_lib.sh # fail, finish, and $tmp (removed at the end)
+export GRADE_N=1048577 # a smaller input than the step's default: the speed part stays quick
+
+check_that() { # NAME COMMAND...: one check, failed with NAME unless COMMAND succeeds
+    local name=$1; shift
+    checks=$((checks + 1))
+    "$@" || fail "$name"
+}
+
+tools/handout.sh 01 "$tmp/h" >"$tmp/handout.log" 2>&1
+check_that "make handout STEP=01 works: $(tail -n 1 "$tmp/handout.log")" test -f "$tmp/h.tar.gz"
+check_that "the handout holds no answers" test ! -e "$tmp/h/01_sequential/ANSWERS.md"
+check_that "the handout's file has TODO holes" grep -q 'TODO(lab scatter)' "$tmp/h/01_sequential/radix_sort.c"
+check_that "the handout's file has none of the reference's holes" \
+    bash -c "! grep -q 'LAB BEGIN' '$tmp/h/01_sequential/radix_sort.c'"
+(cd "$tmp/h" && make -s all) >"$tmp/build.log" 2>&1
+check_that "the handout builds on its own: $(tail -n 2 "$tmp/build.log" | tr '\n' ' ')" test -x "$tmp/h/build/tests/test_01_sequential"
+(cd "$tmp/h" && make -s test) >"$tmp/htest.log" 2>&1
+check_that "the handout's tests fail while the holes are stubs" test $? -ne 0
+
+stub=$(tools/grade.sh 01 "$tmp/h/01_sequential/radix_sort.c" 2>/dev/null)
+rc=$?
+check_that "the stubs are graded below full marks, exit 1 (got exit $rc: $stub)" \
+    bash -c "[ $rc -eq 1 ] && grep -qE '^GRADE step=01 .* score=[0-9]+/100$' <<<'$stub' && ! grep -q 'score=100/100' <<<'$stub'"
+ref=$(tools/grade.sh 01 01_sequential/radix_sort.c 2>/dev/null)
+rc=$?
+check_that "the reference gets full marks, exit 0 (got exit $rc: $ref)" \
+    bash -c "[ $rc -eq 0 ] && grep -qE '^GRADE step=01 correctness=([0-9]+)/\\1 speed=[0-9.]+ score=100/100$' <<<'$ref'"
+tools/grade.sh 01 "$tmp/none.c" >/dev/null 2>&1
+check_that "a missing file is a usage error (exit 2)" test $? -eq 2
+echo 'this is not C' >"$tmp/broken.c"
+broken=$(tools/grade.sh 01 "$tmp/broken.c" 2>/dev/null)
+check_that "a file that does not build scores 0 ($broken)" grep -q 'score=0/100 (build failed)' <<<"$broken"
+finish test_grade_01

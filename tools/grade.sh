@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# grade.sh STEP WORK - `make grade STEP=01 WORK=path/to/radix_sort.c`: grades a student's
+# file of one step.  It builds WORK in place of the step's file, in a scratch copy of the
+# step's handout (tools/handout.sh), and measures:
+#   correctness  the step's test program (the sort battery, the unit tests): checks passed
+#                of checks run;
+#   speed        the student's program and the course's (the step's reference file, as
+#                `make` builds it) in turn, three times each, on the same input (the
+#                step's defaults, GRADE_N keys, the same seed), the fastest run of each:
+#                the student's time over the reference's - a ratio, so that the band
+#                holds on any GPU or CPU.
+# Score out of 100: 70 for correctness (in proportion), 30 for speed - all of it within
+# GRADE_BAND (default 1.25) times the reference's time, none at twice the band or
+# slower, in proportion between, and none unless every check passed.  The last line:
+#   GRADE step=01 correctness=977/977 speed=1.03 score=100/100
+# Exit 0 for full marks, 1 otherwise (a failed build or a crash scores 0, and the line
+# says why), 2 for bad arguments, 77 where the step needs a GPU and there is none.
+#   GRADE_N (default 16777217), GRADE_BAND (1.25), GRADE_TIMEOUT (seconds a program may
+#   run, default 900)
+set -u
+cd "$(dirname "$0")/.."
+. tools/steps-lib.sh
+usage="usage: make grade STEP=ID WORK=FILE (for example STEP=01 WORK=mine/radix_sort.c)"
+[ $# -eq 2 ] && [ -n "$1" ] && [ -n "$2" ] || { echo "$usage" >&2; exit 2; }
+id=$(step_id "$1") && file=$(step_field "$id" 2) && [ -n "$file" ] ||
+    { echo "make grade: no step '$1' (make steps lists them)" >&2; exit 2; }
+[ -f "$2" ] && [ -r "$2" ] || { echo "make grade: WORK=$2: no such readable file" >&2; exit 2; }
+work=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+stage=${file%%/*}
+n=${GRADE_N:-16777217}
+band=${GRADE_BAND:-1.25}
+limit=${GRADE_TIMEOUT:-900}
+awk -v b="$band" 'BEGIN { exit !(b >= 1) }' ||
+    { echo "make grade: GRADE_BAND=$band: a ratio of at least 1 (1.25: within 25% of the reference)" >&2; exit 2; }
+
+grade() { # CHECKS SPEED SCORE [WHY]
+    echo "GRADE step=$id correctness=$1 speed=$2 score=$3/100${4:+ ($4)}"
+    [ "$3" = 100 ]
+    exit $?
+}
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+tools/handout.sh "$id" "$scratch/work" >/dev/null || exit 2
+cp "$work" "$scratch/work/$file"
+if ! (cd "$scratch/work" && make -j"$(nproc)" all) >"$scratch/build.log" 2>&1; then
+    why=$(grep -m1 -E 'error' "$scratch/build.log" | sed "s|$scratch/work/||g")
+    echo "make grade: the student's file does not build; the build's first error:" >&2
+    echo "  ${why:-see the build}" >&2
+    grade 0/0 NA 0 "build failed"
+fi
+make -s --no-print-directory "build/bin/$stage" >/dev/null 2>&1 ||
+    { echo "make grade: the course's own build of $stage failed (run make)" >&2; exit 2; }
+
+student=$scratch/work/build/bin/$stage
+reference=build/bin/$stage
+"$reference" -n 1000 --runs 1 --no-cub >/dev/null 2>&1
+if [ $? -eq 77 ]; then
+    echo "GRADE step=$id skipped: the step needs a CUDA GPU and there is none here"
+    exit 77
+fi
+
+# correctness: the step's test program
+test_out=$(cd "$scratch/work" && timeout "$limit" "build/tests/test_$stage" 2>&1)
+rc=$?
+summary=$(grep -E '^[a-z0-9_]+: [0-9]+ checks, [0-9]+ failed$' <<<"$test_out" | tail -n 1)
+if [ -z "$summary" ]; then
+    echo "make grade: the test program ended without its count (exit $rc); its last lines:" >&2
+    tail -n 3 <<<"$test_out" | sed 's/^/  /' >&2
+    grade 0/0 NA 0 "the tests crashed or hung"
+fi
+read -r run failed < <(sed -E 's/.*: ([0-9]+) checks, ([0-9]+) failed/\1 \2/' <<<"$summary")
+passed=$((run - failed))
+grep -E '^ *FAIL' <<<"$test_out" | head -n 5 | sed 's/^ */  first failures: /' >&2
+
+# speed: the fastest of three runs each, in turn, same input
+fastest() { # PROGRAM: its min_ms at the step's defaults
+    timeout "$limit" "$1" -n "$n" --runs 5 --no-cub 2>/dev/null |
+        sed -n 's/^RESULT .* min_ms=\([0-9.]*\) .*/\1/p'
+}
+best_s="" best_r=""
+for round in 1 2 3; do
+    s=$(fastest "$student") r=$(fastest "$reference")
+    best_s=$(awk -v a="$best_s" -v b="$s" 'BEGIN { print (b != "" && (a == "" || b + 0 < a + 0)) ? b : a }')
+    best_r=$(awk -v a="$best_r" -v b="$r" 'BEGIN { print (b != "" && (a == "" || b + 0 < a + 0)) ? b : a }')
+done
+if [ -z "$best_s" ] || [ -z "$best_r" ]; then
+    speed=NA speed_points=0
+else
+    speed=$(awk -v s="$best_s" -v r="$best_r" 'BEGIN { printf "%.2f", s / r }')
+    speed_points=$(awk -v x="$speed" -v b="$band" \
+        'BEGIN { p = x <= b ? 30 : (x >= 2 * b ? 0 : 30 * (2 * b - x) / b); printf "%d", p }')
+fi
+[ "$failed" -eq 0 ] && [ "$run" -gt 0 ] || speed_points=0
+score=$(awk -v p="$passed" -v r="$run" -v sp="$speed_points" \
+    'BEGIN { printf "%d", (r > 0 ? int(70 * p / r) : 0) + sp }')
+echo "make grade: reference ${best_r:-?} ms, student ${best_s:-?} ms at n=$n (fastest of 3 x 5 runs); band ${band}x" >&2
+grade "$passed/$run" "$speed" "$score"
