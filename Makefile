@@ -325,7 +325,7 @@ slides:
 	@tools/slides.sh
 
 tables:
-	@tools/readme-tables.sh README.md $(wildcard [0-9][0-9]_*/README.md) $(wildcard slides/[0-9][0-9]_*.md)
+	@tools/readme-tables.sh README.md INSTRUCTOR.md $(wildcard [0-9][0-9]_*/README.md) $(wildcard slides/[0-9][0-9]_*.md)
 
 device-check:
 	@tools/device-check.sh

@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 failures=0 checks=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-for md in README.md [0-9][0-9]_*/README.md slides/[0-9][0-9]_*.md; do
+for md in README.md INSTRUCTOR.md [0-9][0-9]_*/README.md slides/[0-9][0-9]_*.md; do
     checks=$((checks + 1))
     copy="$tmp/$(echo "$md" | tr / _)"
     cp "$md" "$copy"
@@ -27,7 +27,7 @@ done
 # Every file of results/ that a README, deck, ANSWERS or NOTES names exists: paths
 # (results/<machine>/...), and file names in backquotes (`nn06.csv`, `results/.../x.log`),
 # which must be somewhere under results/ or beside the document.
-for md in README.md [0-9][0-9]_*/README.md [0-9][0-9]_*/ANSWERS.md [0-9][0-9]_*/NOTES.md \
+for md in README.md INSTRUCTOR.md [0-9][0-9]_*/README.md [0-9][0-9]_*/ANSWERS.md [0-9][0-9]_*/NOTES.md \
           slides/[0-9][0-9]_*.md results/*/README.md; do
     [ -f "$md" ] || continue
     for f in $(grep -oE '(\.\./)?results/[a-z0-9-]+/[A-Za-z0-9_./-]+[A-Za-z0-9_-]' "$md" | sed 's#^\.\./##' | sort -u); do
