@@ -7,8 +7,9 @@
 # replaced by a TODO line - its README (the lab) and HANDOUT.md (the holes, what to
 # run).  Never the answers (ANSWERS.md) or the reference code of the holes.  Inside it,
 # `make` builds and `make test` runs the step's tests, which fail until the holes are
-# filled.  For now the stages of one file (01-04) have handouts; a step with no marked
-# hole is refused (exit 2), as is a stage of several steps.
+# filled.  For now a step of a stage of one file (01-04) whose file marks its holes -
+# stage 01's does - has a handout; a step with no marked hole is refused (exit 2), as
+# is a step of a stage of several steps (its later steps would give the answer away).
 set -eu
 cd "$(dirname "$0")/.."
 . tools/steps-lib.sh
