@@ -116,6 +116,7 @@ __device__ void split_tile(uint32_t *s_keys, uint32_t *s_scan, unsigned tile, in
         ones = s_scan[t];
     }
     /* every thread has read its keys (the scans end with a barrier): write */
+    /* LAB BEGIN split_ranks: each key to its rank in the split: the 0s in order, then the 1s */
     uint32_t zeros = tile - total_ones;
 #pragma unroll
     for (int j = 0; j < MAX_KPT; j++) {
@@ -126,6 +127,7 @@ __device__ void split_tile(uint32_t *s_keys, uint32_t *s_scan, unsigned tile, in
             s_keys[PAD(rank)] = key[j];
         }
     }
+    /* LAB END split_ranks */
     __syncthreads();
 }
 
@@ -167,6 +169,7 @@ __global__ void tile_histogram(const uint32_t *sorted, size_t n, int shift, uint
 
     size_t base = (size_t)blockIdx.x * tile;
     size_t valid = n - base < tile ? n - base : tile;
+    /* LAB BEGIN tile_runs: s_start[d], s_end[d] = where digit d starts and ends in the tile */
     for (size_t j = threadIdx.x; j < valid; j += blockDim.x) {
         uint32_t d = digit_of(sorted[base + j], shift, mask);
         if (j == 0 || digit_of(sorted[base + j - 1], shift, mask) != d)
@@ -174,6 +177,7 @@ __global__ void tile_histogram(const uint32_t *sorted, size_t n, int shift, uint
         if (j == valid - 1 || digit_of(sorted[base + j + 1], shift, mask) != d)
             s_end[d] = (uint32_t)j + 1;
     }
+    /* LAB END tile_runs */
     __syncthreads();
 
     for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x) {
@@ -197,10 +201,12 @@ __global__ void scatter_tiles(const uint32_t *sorted, uint32_t *dst, size_t n, i
 
     size_t base = (size_t)blockIdx.x * tile;
     size_t valid = n - base < tile ? n - base : tile;
+    /* LAB BEGIN scatter_runs: each key j of the tile to dst[s_offset[its digit] + j] */
     for (size_t j = threadIdx.x; j < valid; j += blockDim.x) {
         uint32_t key = sorted[base + j];
         dst[s_offset[digit_of(key, shift, mask)] + (uint32_t)j] = key;
     }
+    /* LAB END scatter_runs */
 }
 
 /* ---- one pass ------------------------------------------------------------- */

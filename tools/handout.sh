@@ -8,7 +8,7 @@
 # run).  Never the answers (ANSWERS.md) or the reference code of the holes.  Inside it,
 # `make` builds and `make test` runs the step's tests, which fail until the holes are
 # filled.  For now a step of a stage of one file (01-04) whose file marks its holes -
-# stage 01's does - has a handout; a step with no marked hole is refused (exit 2), as
+# stages 01 and 04 do - has a handout; a step with no marked hole is refused (exit 2), as
 # is a step of a stage of several steps (its later steps would give the answer away).
 set -eu
 cd "$(dirname "$0")/.."
@@ -34,8 +34,7 @@ mkdir -p "$out/tools" "$out/tests" "$out/$stage"
 sed -e 's/ -Werror all-warnings//' -e 's/,-Werror//' -e 's/ -Werror//' Makefile >"$out/Makefile"
 cp -r common "$out/"
 cp tools/run-tests.sh tools/run-stages.sh tools/steps-lib.sh tools/limits.cu "$out/tools/"
-cp tests/check.h tests/test_util.h tests/hooks.h tests/sort_battery.[ch] tests/gpu_spin.* \
-   tests/cli_lib.sh "$out/tests/"
+cp tests/*.h tests/sort_battery.c tests/gpu_*.cu tests/cli_lib.sh "$out/tests/"
 number=${stage%%_*}
 for t in tests/test_"$stage".c tests/test_"$stage".cu tests/test_cli_"$stage".sh \
          tests/test_run_"$number"_*.sh; do
