@@ -75,9 +75,11 @@ __global__ void split_scatter(const uint32_t *src, uint32_t *dst, size_t n, int 
     for (size_t j = threadIdx.x; j < tile && base + j < n; j += blockDim.x) {
         size_t i = base + j;
         uint32_t key = src[i];
+        /* LAB BEGIN split_rank: key i to its place - after every 0 if its bit is 1 - in dst */
         size_t ones_before = ones_before_tile + local_ones[i];
         size_t rank = ((key >> bit) & 1u) ? zeros + ones_before : i - ones_before;
         dst[rank] = key;
+        /* LAB END split_rank */
     }
 }
 
@@ -99,9 +101,11 @@ static void split_pass(sort_context *c, const uint32_t *d_src, uint32_t *d_dst, 
 {
     const sort_options *opt = c->opt;
     launch_scan_tiles(d_src, c->d_local, c->n, bit, opt->scan_variant, opt->block, c->d_tile_ones);
+    /* LAB BEGIN tile_scan: the tiles' counts of ones, scanned in place, their total after them */
     /* one extra zero after the counts: the exclusive scan turns it into the total */
     CUDA_CHECK(cudaMemsetAsync(c->d_tile_ones + c->tiles, 0, sizeof(uint32_t)));
     gpu_exclusive_scan(c->d_tile_ones, c->d_tile_ones, c->tiles + 1, &c->scan, 0);
+    /* LAB END tile_scan */
     step_timer_mark(&c->timer, bit, STEP_SCAN);
 
     split_scatter<<<c->tiles, opt->block>>>(d_src, d_dst, c->n, bit, c->d_local, c->d_tile_ones,

@@ -8,7 +8,7 @@
 # run).  Never the answers (ANSWERS.md) or the reference code of the holes.  Inside it,
 # `make` builds and `make test` runs the step's tests, which fail until the holes are
 # filled.  For now a step of a stage of one file (01-04) whose file marks its holes -
-# stages 01 and 04 do - has a handout; a step with no marked hole is refused (exit 2), as
+# stages 01, 03 and 04 do - has a handout; a step with no marked hole is refused (exit 2), as
 # is a step of a stage of several steps (its later steps would give the answer away).
 set -eu
 cd "$(dirname "$0")/.."
