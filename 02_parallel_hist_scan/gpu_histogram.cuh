@@ -25,17 +25,21 @@ __global__ void histogram_sectioned(const uint32_t *keys, size_t n, int shift, u
     size_t section = (n + threads - 1) / threads;
     size_t begin = t * section;
     size_t end = begin + section < n ? begin + section : n;
+    /* LAB BEGIN sectioned: count the keys [begin, end) into hist, one global atomic each */
     for (size_t i = begin; i < end; i++)
         atomicAdd(&hist[(keys[i] >> shift) & mask], 1u);
+    /* LAB END sectioned */
 }
 
 /* 2. Interleaved: the threads of a warp read neighbouring keys (coalesced). */
 __global__ void histogram_interleaved(const uint32_t *keys, size_t n, int shift, uint32_t mask,
                                       uint32_t *hist)
 {
+    /* LAB BEGIN interleaved: count keys i, i + threads, ... into hist (a warp: 32 neighbours) */
     size_t threads = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads)
         atomicAdd(&hist[(keys[i] >> shift) & mask], 1u);
+    /* LAB END interleaved */
 }
 
 /* 3. Privatised: a histogram per block in shared memory, merged at the end. */
@@ -47,14 +51,18 @@ __global__ void histogram_shared(const uint32_t *keys, size_t n, int shift, uint
         local[d] = 0;
     __syncthreads();
 
+    /* LAB BEGIN private_count: count this block's keys (interleaved) into local, in shared */
     size_t threads = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads)
         atomicAdd(&local[(keys[i] >> shift) & mask], 1u);
+    /* LAB END private_count */
     __syncthreads();
 
+    /* LAB BEGIN private_merge: add this block's counts to hist, skipping the zeros */
     for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
         if (local[d] != 0)
             atomicAdd(&hist[d], local[d]);
+    /* LAB END private_merge */
 }
 
 /* Enough blocks to fill every multiprocessor once: each thread then loops. */

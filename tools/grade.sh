@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # grade.sh STEP WORK - `make grade STEP=01 WORK=path/to/radix_sort.c`: grades a student's
-# file of one step.  It builds WORK in place of the step's file, in a scratch copy of the
-# step's handout (tools/handout.sh), and measures:
+# work on one step.  WORK is a file - it replaces the file of its name in the step's
+# folder, or the step's file if there is none of its name - or a folder of the files the
+# student changed (where holes sit in more than one file): each replaces the file of its
+# name.  It builds them in a scratch copy of the step's
+# handout (tools/handout.sh), and measures:
 #   correctness  the step's test program (the sort battery, the unit tests): checks passed
 #                of checks run;
 #   speed        the student's program and the course's (the step's reference file, as
@@ -20,13 +23,20 @@
 set -u
 cd "$(dirname "$0")/.."
 . tools/steps-lib.sh
-usage="usage: make grade STEP=ID WORK=FILE (for example STEP=01 WORK=mine/radix_sort.c)"
+usage="usage: make grade STEP=ID WORK=FILE|FOLDER (for example STEP=01 WORK=mine/radix_sort.c)"
 [ $# -eq 2 ] && [ -n "$1" ] && [ -n "$2" ] || { echo "$usage" >&2; exit 2; }
 id=$(step_id "$1") && file=$(step_field "$id" 2) && [ -n "$file" ] ||
     { echo "make grade: no step '$1' (make steps lists them)" >&2; exit 2; }
-[ -f "$2" ] && [ -r "$2" ] || { echo "make grade: WORK=$2: no such readable file" >&2; exit 2; }
+[ -r "$2" ] && { [ -f "$2" ] || [ -d "$2" ]; } ||
+    { echo "make grade: WORK=$2: no such readable file or folder" >&2; exit 2; }
 work=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 stage=${file%%/*}
+if [ -d "$work" ]; then
+    for f in "$work"/*; do
+        [ -f "$stage/${f##*/}" ] ||
+            { echo "make grade: WORK=$2: ${f##*/} is no file of $stage" >&2; exit 2; }
+    done
+fi
 n=${GRADE_N:-16777217}
 band=${GRADE_BAND:-1.25}
 limit=${GRADE_TIMEOUT:-900}
@@ -42,7 +52,13 @@ grade() { # CHECKS SPEED SCORE [WHY]
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 tools/handout.sh "$id" "$scratch/work" >/dev/null || exit 2
-cp "$work" "$scratch/work/$file"
+if [ -d "$work" ]; then
+    cp "$work"/* "$scratch/work/$stage/"
+elif [ -f "$stage/${work##*/}" ]; then
+    cp "$work" "$scratch/work/$stage/"
+else
+    cp "$work" "$scratch/work/$file"
+fi
 if ! (cd "$scratch/work" && make -j"$(nproc)" all) >"$scratch/build.log" 2>&1; then
     why=$(grep -m1 -E 'error' "$scratch/build.log" | sed "s|$scratch/work/||g")
     echo "make grade: the student's file does not build; the build's first error:" >&2
