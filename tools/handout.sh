@@ -5,11 +5,12 @@
 # harness (common/), the step's tests, and the step's stage folder with every file that
 # marks holes (the step's file, or a .cuh beside it) as tools/lab-stub.awk makes it -
 # each hole the instructor marked (LAB BEGIN ... LAB END) replaced by a TODO line - its
-# README (the lab) and HANDOUT.md (the holes, what to run).  Never the answers (ANSWERS.md) or the reference code of the holes.  Inside it,
-# `make` builds and `make test` runs the step's tests, which fail until the holes are
-# filled.  For now a step of a stage of one file (01-04) whose folder marks holes - all
-# four do - has a handout; a step with no marked hole is refused (exit 2), as is a step
-# of a stage of several steps (its later steps would give the answer away).
+# README (the lab) and HANDOUT.md (the holes, what to run).  Never the answers
+# (ANSWERS.md) or the reference code of the holes.  Inside it, `make` builds and `make
+# test` runs the step's tests, which fail until the holes are filled.  For now a step
+# of a stage of one file (01-04) whose folder marks holes - all four do - has a handout;
+# a step with no marked hole is refused (exit 2), as is a step of a stage of several
+# steps (its later steps would give the answer away).
 set -eu
 cd "$(dirname "$0")/.."
 . tools/steps-lib.sh
@@ -21,7 +22,7 @@ case $file in
 *) echo "make handout: step $id ($file): only the stages of one file (01-04) have handouts so far" >&2
    exit 2 ;;
 esac
-marked=$(grep -l 'LAB BEGIN' "$stage"/* 2>/dev/null)
+marked=$(grep -l 'LAB BEGIN' "$stage"/* 2>/dev/null || true)
 [ -n "$marked" ] ||
     { echo "make handout: $stage marks no lab hole (/* LAB BEGIN name: task */ ... /* LAB END name */)" >&2; exit 2; }
 out=${2:-build/handout/$id}
@@ -42,7 +43,7 @@ for t in tests/test_"$stage".c tests/test_"$stage".cu tests/test_cli_"$stage".sh
     [ -e "$t" ] && cp "$t" "$out/tests/"
 done
 steps | awk -F'\t' -v s="$stage/" 'index($2, s) == 1' >"$out/steps.txt"
-# the stage: the step's file with its holes, its README, no answers
+# the stage: its files, those that mark holes stubbed, its README, no answers
 for f in "$stage"/*; do
     case ${f##*/} in ANSWERS.md) ;; *) cp -r "$f" "$out/$stage/" ;; esac
 done
