@@ -11,6 +11,9 @@
 #                                 "32..1024, powers of two") is refused, below and above
 #                                 that range and with a word, by a line that states the
 #                                 same range in the same words (ARGS go before each)
+#   check_that NAME COMMAND...    one check: failed with NAME unless COMMAND succeeds
+#   check_grades STEP STUB REF    make grade on the stubbed file STUB: below full marks,
+#                                 exit 1; on the reference file REF: 100/100, exit 0
 #   fail MESSAGE                  count a failure
 #   finish NAME                   print the count, exit non-zero if anything failed
 tmp=$(mktemp -d)
@@ -18,6 +21,24 @@ trap 'rm -rf "$tmp"' EXIT
 failures=0 checks=0
 
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+check_that() {
+    local name=$1; shift
+    checks=$((checks + 1))
+    "$@" || fail "$name"
+}
+
+check_grades() {
+    local step=$1 stub_file=$2 ref_file=$3 stub ref rc
+    stub=$(tools/grade.sh "$step" "$stub_file" 2>/dev/null)
+    rc=$?
+    check_that "the stubs are graded below full marks, exit 1 (got exit $rc: $stub)" \
+        bash -c "[ $rc -eq 1 ] && grep -qE '^GRADE step=$step .* score=[0-9]+/100$' <<<'$stub' && ! grep -q 'score=100/100' <<<'$stub'"
+    ref=$(tools/grade.sh "$step" "$ref_file" 2>/dev/null)
+    rc=$?
+    check_that "the reference gets full marks, exit 0 (got exit $rc: $ref)" \
+        bash -c "[ $rc -eq 0 ] && grep -qE '^GRADE step=$step correctness=([0-9]+)/\\1 speed=[0-9.]+ score=100/100$' <<<'$ref'"
+}
 
 expect_error() {
     local needle=$1; shift

@@ -49,6 +49,17 @@ grade() { # CHECKS SPEED SCORE [WHY]
     exit $?
 }
 
+# the course's own program of the step: the speed reference, and where to learn, before
+# building anything, whether the step needs a GPU that is not here
+reference=build/bin/$stage
+make -s --no-print-directory "$reference" >/dev/null 2>&1 ||
+    { echo "make grade: the course's own build of $stage failed (run make)" >&2; exit 2; }
+"$reference" -n 1000 --runs 1 --no-cub >/dev/null 2>&1
+if [ $? -eq 77 ]; then
+    echo "GRADE step=$id skipped: the step needs a CUDA GPU and there is none here"
+    exit 77
+fi
+
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 tools/handout.sh "$id" "$scratch/work" >/dev/null || exit 2
@@ -65,16 +76,7 @@ if ! (cd "$scratch/work" && make -j"$(nproc)" all) >"$scratch/build.log" 2>&1; t
     echo "  ${why:-see the build}" >&2
     grade 0/0 NA 0 "build failed"
 fi
-make -s --no-print-directory "build/bin/$stage" >/dev/null 2>&1 ||
-    { echo "make grade: the course's own build of $stage failed (run make)" >&2; exit 2; }
-
 student=$scratch/work/build/bin/$stage
-reference=build/bin/$stage
-"$reference" -n 1000 --runs 1 --no-cub >/dev/null 2>&1
-if [ $? -eq 77 ]; then
-    echo "GRADE step=$id skipped: the step needs a CUDA GPU and there is none here"
-    exit 77
-fi
 
 # correctness: the step's test program
 test_out=$(cd "$scratch/work" && timeout "$limit" "build/tests/test_$stage" 2>&1)
@@ -94,11 +96,13 @@ fastest() { # PROGRAM: its min_ms at the step's defaults
     timeout "$limit" "$1" -n "$n" --runs 5 --no-cub 2>/dev/null |
         sed -n 's/^RESULT .* min_ms=\([0-9.]*\) .*/\1/p'
 }
+smaller() { # A B: the smaller of two times, either of which may be missing (empty)
+    awk -v a="$1" -v b="$2" 'BEGIN { print (b != "" && (a == "" || b + 0 < a + 0)) ? b : a }'
+}
 best_s="" best_r=""
 for round in 1 2 3; do
-    s=$(fastest "$student") r=$(fastest "$reference")
-    best_s=$(awk -v a="$best_s" -v b="$s" 'BEGIN { print (b != "" && (a == "" || b + 0 < a + 0)) ? b : a }')
-    best_r=$(awk -v a="$best_r" -v b="$r" 'BEGIN { print (b != "" && (a == "" || b + 0 < a + 0)) ? b : a }')
+    best_s=$(smaller "$best_s" "$(fastest "$student")")
+    best_r=$(smaller "$best_r" "$(fastest "$reference")")
 done
 if [ -z "$best_s" ] || [ -z "$best_r" ]; then
     speed=NA speed_points=0
