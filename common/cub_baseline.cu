@@ -13,13 +13,44 @@
 #include "gpu.h"
 #include "stats.h"
 
-extern "C" int cub_sort_keys(const uint32_t *keys, size_t n, int runs, uint32_t *out,
-                             double *median_ms, char *err, size_t errlen)
+/* The median of `runs` timed calls of sort(), after one untimed warm-up call,
+ * each measured with CUDA events around it. */
+template <typename Sort> static double median_of_runs(int runs, Sort sort)
+{
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    std::vector<double> times(runs);
+    for (int r = -1; r < runs; r++) { /* r = -1 is the warm-up */
+        CUDA_CHECK(cudaEventRecord(start));
+        sort();
+        CUDA_CHECK_LAUNCH();
+        CUDA_CHECK(cudaEventRecord(stop));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        float ms = 0.0f;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        if (r >= 0)
+            times[r] = ms;
+    }
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    return times[median_index(times.data(), runs)];
+}
+
+static int count_fits(size_t n, char *err, size_t errlen)
 {
     if (n > (size_t)INT32_MAX) {
         snprintf(err, errlen, "CUB baseline: %zu keys is more than this wrapper's int count", n);
         return -1;
     }
+    return 0;
+}
+
+extern "C" int cub_sort_keys(const uint32_t *keys, size_t n, int runs, uint32_t *out,
+                             double *median_ms, char *err, size_t errlen)
+{
+    if (count_fits(n, err, errlen) != 0)
+        return -1;
     const int count = (int)n;
     size_t temp_bytes = 0;
     CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, (const uint32_t *)nullptr,
@@ -33,29 +64,104 @@ extern "C" int cub_sort_keys(const uint32_t *keys, size_t n, int runs, uint32_t 
     void *d_temp = gpu_alloc(temp_bytes, 0);
     CUDA_CHECK(cudaMemcpy(d_in, keys, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
 
-    cudaEvent_t start, stop;
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-    std::vector<double> times(runs);
-    for (int r = -1; r < runs; r++) { /* r = -1 is the warm-up */
-        CUDA_CHECK(cudaEventRecord(start));
+    *median_ms = median_of_runs(runs, [&] {
         CUDA_CHECK(cub::DeviceRadixSort::SortKeys(d_temp, temp_bytes, d_in, d_out, count));
-        CUDA_CHECK_LAUNCH();
-        CUDA_CHECK(cudaEventRecord(stop));
-        CUDA_CHECK(cudaEventSynchronize(stop));
-        float ms = 0.0f;
-        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-        if (r >= 0)
-            times[r] = ms;
-    }
-    *median_ms = times[median_index(times.data(), runs)];
+    });
 
     if (out)
         CUDA_CHECK(cudaMemcpy(out, d_out, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
     gpu_free(d_temp);
     gpu_free(d_out);
     gpu_free(d_in);
     return 0;
+}
+
+/* One CUB call for every combination: keys or pairs, ascending or descending.
+ * temp NULL asks for the temporary bytes only. */
+template <typename Key>
+static void cub_call(void *temp, size_t &temp_bytes, const Key *d_keys_in, Key *d_keys_out,
+                     const uint32_t *d_values_in, uint32_t *d_values_out, int count, bool pairs,
+                     bool descending, int begin_bit, int end_bit)
+{
+    using cub::DeviceRadixSort;
+    if (!pairs && !descending)
+        CUDA_CHECK(DeviceRadixSort::SortKeys(temp, temp_bytes, d_keys_in, d_keys_out, count,
+                                             begin_bit, end_bit));
+    else if (!pairs)
+        CUDA_CHECK(DeviceRadixSort::SortKeysDescending(temp, temp_bytes, d_keys_in, d_keys_out,
+                                                       count, begin_bit, end_bit));
+    else if (!descending)
+        CUDA_CHECK(DeviceRadixSort::SortPairs(temp, temp_bytes, d_keys_in, d_keys_out,
+                                              d_values_in, d_values_out, count, begin_bit,
+                                              end_bit));
+    else
+        CUDA_CHECK(DeviceRadixSort::SortPairsDescending(temp, temp_bytes, d_keys_in, d_keys_out,
+                                                        d_values_in, d_values_out, count,
+                                                        begin_bit, end_bit));
+}
+
+/* cub_sort_ordered with the keys read as Key (uint32_t, int32_t or float). */
+template <typename Key>
+static int sort_ordered_as(const uint32_t *keys, const uint32_t *values, size_t n,
+                           int descending, int begin_bit, int end_bit, int runs,
+                           uint32_t *out_keys, uint32_t *out_values, double *median_ms,
+                           char *err, size_t errlen)
+{
+    const int count = (int)n;
+    const size_t bytes = n * sizeof(uint32_t);
+    const bool pairs = values != nullptr;
+    size_t temp_bytes = 0;
+    cub_call<Key>(nullptr, temp_bytes, nullptr, nullptr, nullptr, nullptr, count, pairs,
+                  descending, begin_bit, end_bit);
+    if (gpu_require_memory((pairs ? 4 : 2) * bytes + temp_bytes, "the CUB baseline", err,
+                           errlen) != 0)
+        return -1;
+
+    Key *d_keys_in = (Key *)gpu_alloc(bytes, 0), *d_keys_out = (Key *)gpu_alloc(bytes, 0);
+    uint32_t *d_values_in = nullptr, *d_values_out = nullptr;
+    void *d_temp = gpu_alloc(temp_bytes, 0);
+    CUDA_CHECK(cudaMemcpy(d_keys_in, keys, bytes, cudaMemcpyHostToDevice));
+    if (pairs) {
+        d_values_in = (uint32_t *)gpu_alloc(bytes, 0);
+        d_values_out = (uint32_t *)gpu_alloc(bytes, 0);
+        CUDA_CHECK(cudaMemcpy(d_values_in, values, bytes, cudaMemcpyHostToDevice));
+    }
+
+    *median_ms = median_of_runs(runs, [&] {
+        cub_call<Key>(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, count,
+                      pairs, descending, begin_bit, end_bit);
+    });
+
+    if (out_keys)
+        CUDA_CHECK(cudaMemcpy(out_keys, d_keys_out, bytes, cudaMemcpyDeviceToHost));
+    if (pairs && out_values)
+        CUDA_CHECK(cudaMemcpy(out_values, d_values_out, bytes, cudaMemcpyDeviceToHost));
+    gpu_free(d_temp);
+    if (pairs) {
+        gpu_free(d_values_out);
+        gpu_free(d_values_in);
+    }
+    gpu_free(d_keys_out);
+    gpu_free(d_keys_in);
+    return 0;
+}
+
+extern "C" int cub_sort_ordered(const uint32_t *keys, const uint32_t *values, size_t n,
+                                int key_type, int descending, int begin_bit, int end_bit,
+                                int runs, uint32_t *out_keys, uint32_t *out_values,
+                                double *median_ms, char *err, size_t errlen)
+{
+    if (count_fits(n, err, errlen) != 0)
+        return -1;
+    switch (key_type) {
+    case CUB_KEYS_I32:
+        return sort_ordered_as<int32_t>(keys, values, n, descending, begin_bit, end_bit, runs,
+                                        out_keys, out_values, median_ms, err, errlen);
+    case CUB_KEYS_F32:
+        return sort_ordered_as<float>(keys, values, n, descending, begin_bit, end_bit, runs,
+                                      out_keys, out_values, median_ms, err, errlen);
+    default:
+        return sort_ordered_as<uint32_t>(keys, values, n, descending, begin_bit, end_bit, runs,
+                                         out_keys, out_values, median_ms, err, errlen);
+    }
 }

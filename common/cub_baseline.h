@@ -1,6 +1,6 @@
 /*
  * cub_baseline.h - the library every GPU stage is measured against:
- * cub::DeviceRadixSort::SortKeys, behind a C function so that C code can call it.
+ * cub::DeviceRadixSort, behind C functions so that C code can call them.
  * It is timed exactly like the stages: keys already on the device, a warm-up,
  * then the median of `runs` runs measured with CUDA events; allocation and
  * transfers are left out.
@@ -21,6 +21,19 @@ extern "C" {
  * example: not enough device memory). */
 int cub_sort_keys(const uint32_t *keys, size_t n, int runs, uint32_t *out, double *median_ms,
                   char *err, size_t errlen);
+
+/* The key types cub_sort_ordered reads the 4-byte keys as (sort_stage.h's key_type). */
+enum { CUB_KEYS_U32 = 0, CUB_KEYS_I32 = 1, CUB_KEYS_F32 = 2 };
+
+/* The other sorts a stage may be asked for: the keys read as key_type, ascending or
+ * descending, by bits [begin_bit, end_bit) of their order-preserving form, with
+ * values (NULL: keys only) that travel with them - cub::DeviceRadixSort::SortKeys,
+ * SortPairs and their Descending forms, timed as cub_sort_keys is.  out_keys and
+ * out_values may be NULL.  CUB's order is the course's (sort_stage.h) with one
+ * exception: CUB treats -0.0 and +0.0 as equal keys. */
+int cub_sort_ordered(const uint32_t *keys, const uint32_t *values, size_t n, int key_type,
+                     int descending, int begin_bit, int end_bit, int runs, uint32_t *out_keys,
+                     uint32_t *out_values, double *median_ms, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }
