@@ -8,7 +8,8 @@
  *   bit of a negative; every bit for descending), the last pass that runs
  *   writes the key back: no extra pass over the data.  The passes cover bits
  *   [begin, end) only.  Values travel with their keys: after a tile's keys are
- *   written, its values take their place in the reorder buffer.
+ *   written, its values take their place in the reorder buffer and follow the
+ *   digits of their slots.
  *
  * Steps: histogram (every pass's digit counts, once), then per pass scatter
  * (ticket, rank, look back, reorder the tile, write runs).
@@ -71,11 +72,12 @@ static size_t reorder_words(int block, int kpt, int bits)
     return tile > masks ? tile : masks;
 }
 
-static size_t downsweep_shared_bytes(int block, int kpt, int bits)
+/* pairs: one byte more a key, the digit of its slot in the sorted tile */
+static size_t downsweep_shared_bytes(int block, int kpt, int bits, int pairs)
 {
     size_t bins = (size_t)1 << bits;
     return (reorder_words(block, kpt, bits) + (block / 32) * bins + 2 * bins + 33) *
-           sizeof(uint32_t);
+           sizeof(uint32_t) + (pairs ? (size_t)block * kpt : 0);
 }
 
 static size_t tiles_for(size_t n, const sort_options *opt)
@@ -102,7 +104,7 @@ int stage_check_options(const sort_options *opt, size_t n, char *err, size_t err
                  opt->bits, opt->block, 1 << opt->bits);
         return -1;
     }
-    size_t shared = downsweep_shared_bytes(opt->block, opt->kpt, opt->bits);
+    size_t shared = downsweep_shared_bytes(opt->block, opt->kpt, opt->bits, opt->pairs);
     if (shared > SHARED_MEMORY_OPTIN) {
         snprintf(err, errlen,
                  "--block %d --kpt %d: a tile of %d keys needs %zu bytes of shared memory, more "
@@ -411,22 +413,6 @@ __device__ uint32_t look_back(volatile uint32_t *lookback, size_t b, uint32_t bi
     return before;
 }
 
-/* The digit of slot i of a tile sorted by digit: the last run that starts at
- * or before i (runs' starts never decrease; an empty run starts where the
- * next one does, so the last such start is the run that holds slot i). */
-__device__ __forceinline__ uint32_t digit_at(const uint32_t *s_start, uint32_t bins, uint32_t i)
-{
-    uint32_t lo = 0, hi = bins - 1;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi + 1) / 2;
-        if (s_start[mid] <= i)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
 /* One pass over all tiles, from buffer plan[pass] into the other (or none:
  * a skipped pass returns at once).  A block takes the next tile by ticket (so
  * that the tiles it waits on belong to blocks that started before it), counts
@@ -454,6 +440,7 @@ __global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint3
     uint32_t *s_start = s_count + masks;                  /* bins words */
     uint32_t *s_place = s_start + bins;                   /* bins words */
     uint32_t *s_scan = s_place + bins;                    /* 33 words */
+    uint8_t *s_digit = (uint8_t *)(s_scan + 33);          /* pairs: a byte a key */
 
     const int step_plan = plan[pass];
     if (step_plan == PLAN_SKIP) { /* nothing to move; the next pass's table still needs clearing */
@@ -500,27 +487,30 @@ __global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint3
     for (int j = 0; j < MAX_KPT; j++)
         if (j < kpt)
             s_tile[pos[j]] = key[j];
+    const uint32_t *vsrc = from ? values1 : values0;
+    uint32_t *vdst = from ? values0 : values1;
+    if (values0) /* the values' loads are in flight while the keys go out */
+        load_warp_striped(vsrc, n, b, kpt, key);
     __syncthreads();
 
     for (unsigned i = threadIdx.x; i < valid; i += blockDim.x) {
-        uint32_t k = s_tile[i];
-        dst[s_place[digit_of(k, shift, mask)] + i] = step_plan & PLAN_LAST ? key_of(k, order) : k;
+        uint32_t k = s_tile[i], d = digit_of(k, shift, mask);
+        dst[s_place[d] + i] = step_plan & PLAN_LAST ? key_of(k, order) : k;
+        if (values0)
+            s_digit[i] = (uint8_t)d;
     }
     if (!values0)
         return;
     /* the values: each takes its key's place in the tile, then goes where the
-     * key went - the run of slot i's digit, found among the runs' starts */
-    const uint32_t *vsrc = from ? values1 : values0;
-    uint32_t *vdst = from ? values0 : values1;
+     * key in that place went */
     __syncthreads(); /* every key has left the reorder buffer */
-    load_warp_striped(vsrc, n, b, kpt, key);
 #pragma unroll
     for (int j = 0; j < MAX_KPT; j++)
         if (j < kpt)
             s_tile[pos[j]] = key[j];
     __syncthreads();
     for (unsigned i = threadIdx.x; i < valid; i += blockDim.x)
-        vdst[s_place[digit_at(s_start, bins, i)] + i] = s_tile[i];
+        vdst[s_place[s_digit[i]] + i] = s_tile[i];
 }
 
 /* ---- the sort -------------------------------------------------------------- */
@@ -548,7 +538,7 @@ static void sort_pass(sort_context *c, uint32_t *d_a, uint32_t *d_b, uint32_t *d
     size_t bins = (size_t)1 << opt->bits, table = bins * c->tiles;
     uint32_t *lookback = c->d_lookback + (size_t)(pass % 2) * table;
     uint32_t *next = c->d_lookback + (size_t)((pass + 1) % 2) * table;
-    onesweep_pass<<<c->tiles, opt->block, downsweep_shared_bytes(opt->block, opt->kpt, width)>>>(
+    onesweep_pass<<<c->tiles, opt->block, downsweep_shared_bytes(opt->block, opt->kpt, width, opt->pairs)>>>(
         d_a, d_b, d_va, d_vb, c->n, pass, shift, width, order_of(opt), opt->kpt, c->d_plan,
         c->d_starts + pass * bins,
         lookback, next, c->d_tickets + pass);
@@ -587,7 +577,7 @@ static void context_create(sort_context *c, size_t n, const sort_options *opt, s
     c->d_plan = (int *)gpu_alloc((MAX_PASSES + 1) * sizeof(int), opt->poison);
     CUDA_CHECK(cudaDeviceGetAttribute(&c->histogram_blocks, cudaDevAttrMultiProcessorCount, 0));
     CUDA_CHECK(cudaFuncSetAttribute(onesweep_pass, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)downsweep_shared_bytes(opt->block, opt->kpt, opt->bits)));
+                                    (int)downsweep_shared_bytes(opt->block, opt->kpt, opt->bits, opt->pairs)));
     c->histogram_blocks *= 4;
     step_timer_create(&c->timer);
 }
@@ -652,8 +642,8 @@ int stage_sort_pairs(const uint32_t *keys_in, const uint32_t *values_in, uint32_
     for (int pass = 0; pass < passes; pass++)
         if (plan[pass] == PLAN_SKIP)
             rep->skipped |= 1u << pass;
-    CUDA_CHECK(cudaMemcpy(keys_out, plan[passes] ? d_b : d_a, n * sizeof(uint32_t),
-                          cudaMemcpyDeviceToHost));
+    const uint32_t *src = plan[passes] ? d_b : d_a;
+    CUDA_CHECK(cudaMemcpy(keys_out, src, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     if (values_in)
         CUDA_CHECK(cudaMemcpy(values_out, plan[passes] ? d_vb : d_va, n * sizeof(uint32_t),
                               cudaMemcpyDeviceToHost));

@@ -11,72 +11,95 @@ enum { RUN = 32 };           /* runs this short are sorted by insertion first */
 enum { MAX_THREADS = 16 };   /* large inputs are sorted by up to this many threads */
 #define PARALLEL_FROM ((size_t)1 << 20)
 
-static void insertion_sort(uint32_t *a, size_t n)
-{
-    for (size_t i = 1; i < n; i++) {
-        uint32_t x = a[i];
-        size_t j = i;
-        while (j > 0 && a[j - 1] > x) {
-            a[j] = a[j - 1];
-            j--;
-        }
-        a[j] = x;
+/* The merge sort, written once for the element type T: NAME_insertion_sort,
+ * NAME_merge, NAME_merge_sort and NAME_parallel_sort.  u32 sorts the keys;
+ * u64 sorts the other orders, each key's order above its input index. */
+#define DEFINE_MERGE_SORT(NAME, T)                                                          \
+    static void NAME##_insertion_sort(T *a, size_t n)                                       \
+    {                                                                                       \
+        for (size_t i = 1; i < n; i++) {                                                    \
+            T x = a[i];                                                                     \
+            size_t j = i;                                                                   \
+            while (j > 0 && a[j - 1] > x) {                                                 \
+                a[j] = a[j - 1];                                                            \
+                j--;                                                                        \
+            }                                                                               \
+            a[j] = x;                                                                       \
+        }                                                                                   \
+    }                                                                                       \
+    /* Merges the sorted runs src[lo, mid) and src[mid, hi) into dst[lo, hi). */            \
+    static void NAME##_merge(const T *src, T *dst, size_t lo, size_t mid, size_t hi)        \
+    {                                                                                       \
+        size_t i = lo, j = mid, k = lo;                                                     \
+        while (i < mid && j < hi)                                                           \
+            dst[k++] = (src[j] < src[i]) ? src[j++] : src[i++];                             \
+        while (i < mid)                                                                     \
+            dst[k++] = src[i++];                                                            \
+        while (j < hi)                                                                      \
+            dst[k++] = src[j++];                                                            \
+    }                                                                                       \
+    /* Sorts a[0..n) with tmp[0..n) as scratch; the result ends in a. */                    \
+    static void NAME##_merge_sort(T *a, T *tmp, size_t n)                                   \
+    {                                                                                       \
+        for (size_t lo = 0; lo < n; lo += RUN)                                              \
+            NAME##_insertion_sort(a + lo, (n - lo < RUN) ? n - lo : RUN);                   \
+        T *src = a, *dst = tmp;                                                             \
+        for (size_t width = RUN; width < n; width *= 2) {                                   \
+            for (size_t lo = 0; lo < n; lo += 2 * width) {                                  \
+                size_t mid = (lo + width < n) ? lo + width : n;                             \
+                size_t hi = (lo + 2 * width < n) ? lo + 2 * width : n;                      \
+                NAME##_merge(src, dst, lo, mid, hi);                                        \
+            }                                                                               \
+            T *t = src;                                                                     \
+            src = dst;                                                                      \
+            dst = t;                                                                        \
+        }                                                                                   \
+        if (src != a)                                                                       \
+            memcpy(a, src, n * sizeof *a);                                                  \
+    }                                                                                       \
+    typedef struct {                                                                        \
+        T *a, *tmp;                                                                         \
+        size_t lo, mid, hi;                                                                 \
+    } NAME##_job;                                                                           \
+    static void *NAME##_sort_chunk(void *arg)                                               \
+    {                                                                                       \
+        NAME##_job *j = arg;                                                                \
+        NAME##_merge_sort(j->a + j->lo, j->tmp + j->lo, j->hi - j->lo);                     \
+        return NULL;                                                                        \
+    }                                                                                       \
+    static void *NAME##_merge_chunks(void *arg)                                             \
+    {                                                                                       \
+        NAME##_job *j = arg; /* merges a[lo, mid) and a[mid, hi) into tmp[lo, hi) */        \
+        NAME##_merge(j->a, j->tmp, j->lo, j->mid, j->hi);                                   \
+        return NULL;                                                                        \
+    }                                                                                       \
+    /* Sorts a[0..n) with tmp[0..n) as scratch, the result in a: each thread sorts one      \
+     * chunk, then pairs of sorted chunks are merged by as many threads as there are      \
+     * pairs, until one run is left - sorted, as the serial sort's. */                     \
+    static void NAME##_parallel_sort(T *a, T *tmp, size_t n)                                \
+    {                                                                                       \
+        int chunks = thread_count(n);                                                       \
+        NAME##_job jobs[MAX_THREADS];                                                       \
+        size_t bounds[MAX_THREADS + 1];                                                     \
+        for (int c = 0; c <= chunks; c++)                                                   \
+            bounds[c] = n / chunks * c + (c == chunks ? n % chunks : 0);                    \
+        for (int c = 0; c < chunks; c++)                                                    \
+            jobs[c] = (NAME##_job){a, tmp, bounds[c], 0, bounds[c + 1]};                    \
+        run_parallel(NAME##_sort_chunk, jobs, sizeof jobs[0], chunks);                      \
+        T *src = a, *dst = tmp;                                                             \
+        for (int step = 1; step < chunks; step *= 2) {                                      \
+            int pairs = 0;                                                                  \
+            for (int c = 0; c < chunks; c += 2 * step)                                      \
+                jobs[pairs++] = (NAME##_job){src, dst, bounds[c], bounds[c + step],         \
+                                             bounds[c + 2 * step]};                         \
+            run_parallel(NAME##_merge_chunks, jobs, sizeof jobs[0], pairs);                 \
+            T *t = src;                                                                     \
+            src = dst;                                                                      \
+            dst = t;                                                                        \
+        }                                                                                   \
+        if (src != a)                                                                       \
+            memcpy(a, src, n * sizeof *a);                                                  \
     }
-}
-
-/* Merges the sorted runs src[lo, mid) and src[mid, hi) into dst[lo, hi). */
-static void merge(const uint32_t *src, uint32_t *dst, size_t lo, size_t mid, size_t hi)
-{
-    size_t i = lo, j = mid, k = lo;
-    while (i < mid && j < hi)
-        dst[k++] = (src[j] < src[i]) ? src[j++] : src[i++];
-    while (i < mid)
-        dst[k++] = src[i++];
-    while (j < hi)
-        dst[k++] = src[j++];
-}
-
-/* Sorts a[0..n) with tmp[0..n) as scratch; the result ends in a. */
-static void merge_sort(uint32_t *a, uint32_t *tmp, size_t n)
-{
-    for (size_t lo = 0; lo < n; lo += RUN)
-        insertion_sort(a + lo, (n - lo < RUN) ? n - lo : RUN);
-    uint32_t *src = a, *dst = tmp;
-    for (size_t width = RUN; width < n; width *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * width) {
-            size_t mid = (lo + width < n) ? lo + width : n;
-            size_t hi = (lo + 2 * width < n) ? lo + 2 * width : n;
-            merge(src, dst, lo, mid, hi);
-        }
-        uint32_t *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != a)
-        memcpy(a, src, n * sizeof *a);
-}
-
-/* Large inputs: each thread sorts one chunk, then pairs of sorted chunks are
- * merged by as many threads as there are pairs, until one run is left.  The
- * order of the result is the same as the serial sort's: it is sorted. */
-typedef struct {
-    uint32_t *a, *tmp;
-    size_t lo, mid, hi;
-} sort_job;
-
-static void *sort_chunk(void *arg)
-{
-    sort_job *j = arg;
-    merge_sort(j->a + j->lo, j->tmp + j->lo, j->hi - j->lo);
-    return NULL;
-}
-
-static void *merge_chunks(void *arg)
-{
-    sort_job *j = arg; /* merges a[lo, mid) and a[mid, hi) into tmp[lo, hi) */
-    merge(j->a, j->tmp, j->lo, j->mid, j->hi);
-    return NULL;
-}
 
 static int thread_count(size_t n)
 {
@@ -86,6 +109,9 @@ static int thread_count(size_t n)
     return threads;
 }
 
+DEFINE_MERGE_SORT(u32, uint32_t)
+DEFINE_MERGE_SORT(u64, uint64_t)
+
 int reference_sort(const uint32_t *in, uint32_t *out, size_t n)
 {
     if (n == 0)
@@ -94,29 +120,7 @@ int reference_sort(const uint32_t *in, uint32_t *out, size_t n)
     if (!tmp)
         return -1;
     memcpy(out, in, n * sizeof *out);
-
-    int chunks = thread_count(n);
-    sort_job jobs[MAX_THREADS];
-    size_t bounds[MAX_THREADS + 1];
-    for (int c = 0; c <= chunks; c++)
-        bounds[c] = n / chunks * c + (c == chunks ? n % chunks : 0);
-    for (int c = 0; c < chunks; c++)
-        jobs[c] = (sort_job){out, tmp, bounds[c], 0, bounds[c + 1]};
-    run_parallel(sort_chunk, jobs, sizeof jobs[0], chunks);
-
-    uint32_t *src = out, *dst = tmp;
-    for (int step = 1; step < chunks; step *= 2) {
-        int pairs = 0;
-        for (int c = 0; c < chunks; c += 2 * step)
-            jobs[pairs++] = (sort_job){src, dst, bounds[c], bounds[c + step],
-                                       bounds[c + 2 * step]};
-        run_parallel(merge_chunks, jobs, sizeof jobs[0], pairs);
-        uint32_t *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != out)
-        memcpy(out, src, n * sizeof *out);
+    u32_parallel_sort(out, tmp, n);
     free(tmp);
     return 0;
 }
@@ -168,21 +172,21 @@ uint32_t reference_order(uint32_t key, const sort_options *opt)
     return opt->descending ? field_mask - field : field;
 }
 
-static int compare_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 int reference_sort_ordered(const uint32_t *keys, size_t n, const sort_options *opt,
                            uint32_t *keys_out, uint32_t *values_out)
 {
     uint64_t *order = malloc((n ? n : 1) * sizeof *order);
-    if (!order)
+    uint64_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!order || !tmp) {
+        free(order);
+        free(tmp);
         return -1;
+    }
     for (size_t i = 0; i < n; i++) /* the input index breaks ties: stable */
         order[i] = (uint64_t)reference_order(keys[i], opt) << 32 | i;
-    qsort(order, n, sizeof *order, compare_u64);
+    if (n > 0)
+        u64_parallel_sort(order, tmp, n);
+    free(tmp);
     for (size_t i = 0; i < n; i++) {
         uint32_t index = (uint32_t)order[i];
         keys_out[i] = keys[index];
