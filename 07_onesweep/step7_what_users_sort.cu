@@ -538,7 +538,7 @@ static void sort_pass(sort_context *c, uint32_t *d_a, uint32_t *d_b, uint32_t *d
     size_t bins = (size_t)1 << opt->bits, table = bins * c->tiles;
     uint32_t *lookback = c->d_lookback + (size_t)(pass % 2) * table;
     uint32_t *next = c->d_lookback + (size_t)((pass + 1) % 2) * table;
-    onesweep_pass<<<c->tiles, opt->block, downsweep_shared_bytes(opt->block, opt->kpt, width, opt->pairs)>>>(
+    onesweep_pass<<<c->tiles, opt->block, downsweep_shared_bytes(opt->block, opt->kpt, width, d_va != NULL)>>>(
         d_a, d_b, d_va, d_vb, c->n, pass, shift, width, order_of(opt), opt->kpt, c->d_plan,
         c->d_starts + pass * bins,
         lookback, next, c->d_tickets + pass);
@@ -577,7 +577,7 @@ static void context_create(sort_context *c, size_t n, const sort_options *opt, s
     c->d_plan = (int *)gpu_alloc((MAX_PASSES + 1) * sizeof(int), opt->poison);
     CUDA_CHECK(cudaDeviceGetAttribute(&c->histogram_blocks, cudaDevAttrMultiProcessorCount, 0));
     CUDA_CHECK(cudaFuncSetAttribute(onesweep_pass, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)downsweep_shared_bytes(opt->block, opt->kpt, opt->bits, opt->pairs)));
+                                    (int)downsweep_shared_bytes(opt->block, opt->kpt, opt->bits, 1)));
     c->histogram_blocks *= 4;
     step_timer_create(&c->timer);
 }
