@@ -146,14 +146,13 @@ __device__ uint32_t digit_of(uint32_t key, int shift, uint32_t mask) { return (k
 static int order_of(const sort_options *opt) { return opt->key_type | (opt->descending ? ORDER_DESCENDING : 0); }
 
 /* A key as the unsigned number that sorts in the wanted order (stage 01's
- * radix_form, on the GPU), and back. */
+ * radix_form, on the GPU: bits flipped, the same for every key of a sign), and back. */
 __device__ __forceinline__ uint32_t radix_form(uint32_t key, int order)
 {
-    int type = order & 3;
-    uint32_t form = type == KEY_I32   ? key ^ 0x80000000u
-                    : type == KEY_F32 ? (key >> 31 ? ~key : key | 0x80000000u)
-                                      : key;
-    return order & ORDER_DESCENDING ? ~form : form;
+    uint32_t sign = (order & 3) == KEY_U32 ? 0 : 0x80000000u;        /* i32 and f32 */
+    uint32_t if_negative = (order & 3) == KEY_F32 ? 0x7FFFFFFFu : 0; /* a negative float */
+    uint32_t always = order & ORDER_DESCENDING ? ~sign : sign;
+    return key ^ always ^ ((uint32_t)((int32_t)key >> 31) & if_negative);
 }
 
 __device__ __forceinline__ uint32_t key_of(uint32_t form, int order)
