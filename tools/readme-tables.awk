@@ -28,7 +28,7 @@ function emit_table(spec,    words, nw, path, cols, nc, filt_col, filt_val, nf, 
     nr = 0; nb = 0
     while ((getline line < path) > 0) {
         csv_split(line, row); keep = 1
-        for (i = 1; i <= nf; i++) if (row[idx[filt_col[i]]] != filt_val[i]) keep = 0
+        for (i = 1; i <= nf; i++) if (index("|" filt_val[i] "|", "|" row[idx[filt_col[i]]] "|") == 0) keep = 0
         if (!keep) continue
         out = "|"; for (i = 1; i <= nc; i++) out = out " " row[idx[cols[i]]] " |"; body[++nr] = out
         # which library baseline each row's vs_cublas divides by (stage 06's CSVs name it)

@@ -6,7 +6,7 @@
 #   <!-- table results/nvidia-h100-80gb-hbm3/sweep04_kpt.csv scan kpt sort_ms n=16777217 -->
 #   <!-- end table -->
 # The words after the CSV path are the columns to show, in order; a word with "="
-# keeps only the rows where that column has that value.  Headers: "sort_ms" is shown
+# keeps only the rows where that column has that value (or one of the values, "a|b").  Headers: "sort_ms" is shown
 # as "sort (ms)", "scan_gbs" as "scan (GB/s)", "scan_pct" as "scan (% of copy)",
 # "gkeys_s" as "Gkeys/s", the vs columns with the direction they read in, other
 # underscores as spaces.
