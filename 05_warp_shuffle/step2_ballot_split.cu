@@ -102,12 +102,17 @@ __device__ __forceinline__ uint32_t ballot_ones_before(const uint32_t *key, int 
 #pragma unroll
     for (int j = 0; j < MAX_KPT; j++) {
         if (j < kpt) {
+            /* LAB BEGIN ballot_ones: for key slot j: one ballot of the bit; below += the ones in the lanes below this one, in_warp += the ones in the whole warp */
             unsigned ones = __ballot_sync(FULL_WARP, (key[j] >> bit) & 1u);
             below += __popc(ones & below_me);
             in_warp += __popc(ones);
+            /* LAB END ballot_ones */
         }
     }
+    /* LAB BEGIN ones_before: return the ones in the warps before this thread's (scan_warp_totals, which also sets *total) plus those below it in its warp */
+    /* LAB STUB return 0; */
     return scan_warp_totals(in_warp, s_scan, total) + below;
+    /* LAB END ones_before */
 }
 
 /* One stable 1-bit split of the tile s_keys (PAD-indexed, `tile` keys) by

@@ -137,10 +137,12 @@ __global__ void upsweep(const uint32_t *keys, size_t n, int shift, uint32_t mask
     uint32_t key[MAX_KPT];
     load_warp_striped(keys, n, kpt, key);
     size_t first = warp_striped_first(kpt);
+    /* LAB BEGIN upsweep_count: count each of this thread's keys (not the padding past n) in the block's counter of its digit */
 #pragma unroll
     for (int j = 0; j < MAX_KPT; j++)
         if (j < kpt && first + 32 * j < n) /* the padding is not counted */
             atomicAdd(&s_count[digit_of(key[j], shift, mask)], 1u);
+    /* LAB END upsweep_count */
     __syncthreads();
     for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
         table[(size_t)d * gridDim.x + blockIdx.x] = s_count[d];
@@ -169,12 +171,14 @@ __device__ __forceinline__ uint32_t multisplit_tile(const uint32_t *key, uint32_
     /* thread d: the warps' counts of digit d become where each warp's keys of
      * d start among the tile's; their sum is the tile's count of d */
     uint32_t count = 0, all;
+    /* LAB BEGIN warp_offsets: thread d < bins: each warp's count of digit d becomes the keys of d in the warps before it, and count the tile's count of d */
     if (threadIdx.x < bins)
         for (unsigned w = 0; w < warps; w++) {
             uint32_t c = s_count[w * bins + threadIdx.x];
             s_count[w * bins + threadIdx.x] = count;
             count += c;
         }
+    /* LAB END warp_offsets */
     uint32_t start = block_exclusive_scan(count, s_scan, &all); /* ends with a barrier */
     if (threadIdx.x < bins)
         s_start[threadIdx.x] = start;

@@ -19,8 +19,10 @@ __device__ __forceinline__ unsigned lanes_with_digit(uint32_t digit, int width)
 #pragma unroll
     for (int b = 0; b < 8; b++) {
         if (b < width) {
+            /* LAB BEGIN lanes_with_digit: keep in same only the lanes that agree with this lane on bit b of the digit (one ballot) */
             unsigned ones = __ballot_sync(FULL_WARP, (digit >> b) & 1u);
             same &= (digit >> b) & 1u ? ones : ~ones;
+            /* LAB END lanes_with_digit */
         }
     }
     return same;

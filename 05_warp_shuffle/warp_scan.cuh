@@ -21,11 +21,13 @@
 __device__ uint32_t warp_inclusive_scan(uint32_t v)
 {
     const unsigned lane = threadIdx.x % 32;
+    /* LAB BEGIN warp_scan: v becomes the sum of the values of this lane and every lane below it, by __shfl_up_sync steps of 1, 2, 4, 8, 16 lanes */
     for (unsigned offset = 1; offset < 32; offset *= 2) {
         uint32_t left = __shfl_up_sync(FULL_WARP, v, offset);
         if (lane >= offset)
             v += left;
     }
+    /* LAB END warp_scan */
     return v;
 }
 
@@ -39,6 +41,7 @@ __device__ uint32_t scan_warp_totals(uint32_t warp_total, uint32_t *s_warp, uint
     if (lane == 0)
         s_warp[warp] = warp_total;
     __syncthreads();
+    /* LAB BEGIN warp_totals: the first warp turns s_warp[w] into the sum of the totals of the warps before w, and s_warp[32] into the block's total */
     if (warp == 0) {
         uint32_t t = lane < warps ? s_warp[lane] : 0;
         uint32_t inclusive = warp_inclusive_scan(t);
@@ -47,6 +50,7 @@ __device__ uint32_t scan_warp_totals(uint32_t warp_total, uint32_t *s_warp, uint
         if (lane == 31)
             s_warp[32] = inclusive;
     }
+    /* LAB END warp_totals */
     __syncthreads();
     uint32_t before = s_warp[warp];
     *total = s_warp[32];

@@ -126,8 +126,10 @@ __device__ uint32_t digit_of(uint32_t key, int shift, uint32_t mask) { return (k
 __device__ __forceinline__ void count_digits(uint32_t *s_count, uint32_t key, int bits, int passes)
 {
     const uint32_t bins = 1u << bits;
+    /* LAB BEGIN count_every_pass: count the key once for every pass: the digit of pass p (bits p*bits and up) in pass p's row of the block's counters */
     for (int p = 0; p < passes; p++)
         atomicAdd(&s_count[p * bins + digit_of(key, p * bits, bins - 1)], 1u);
+    /* LAB END count_every_pass */
 }
 
 /* This block's share of the keys, counted in s_count, four keys to a 16-byte
@@ -265,6 +267,7 @@ __device__ uint32_t look_back(volatile uint32_t *lookback, size_t b, uint32_t bi
     if (b == 0)
         return 0;
     uint32_t before = 0;
+    /* LAB BEGIN look_back: walk back over tiles b-1, b-2, ...: wait until a tile's word for digit d is published, add its count, stop at the first whose word is a PREFIX */
     for (size_t j = b - 1;; j--) {
         uint32_t word;
         do /* a tile before has its ticket, so it runs: it will publish */
@@ -274,6 +277,7 @@ __device__ uint32_t look_back(volatile uint32_t *lookback, size_t b, uint32_t bi
         if (word & LOOKBACK_PREFIX)
             break;
     }
+    /* LAB END look_back */
     lookback[b * bins + d] = LOOKBACK_PREFIX | (before + count);
     return before;
 }

@@ -186,10 +186,12 @@ __global__ void digit_starts(uint32_t *counts, int bits, int passes, size_t n, i
         int one_digit = __syncthreads_or(d < bins && count == n);
         if (d < bins)
             pass[d] = start;
+        /* LAB BEGIN plan: plan[p]: PLAN_SKIP where one digit holds all n keys (unless no_skip), else the buffer the pass reads (from); a pass that runs swaps the buffers for the next */
         if (d == 0)
             plan[p] = one_digit && !no_skip ? PLAN_SKIP : from;
         if (!one_digit || no_skip)
             from ^= 1;
+        /* LAB END plan */
     }
     if (d == 0)
         plan[passes] = from;
@@ -317,11 +319,13 @@ __global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint3
     uint32_t *s_scan = s_place + bins;                    /* 33 words */
 
     const int from = plan[pass];
+    /* LAB BEGIN skip: a skipped pass moves nothing: it only clears its tile's words of the next pass's look-back table, and returns */
     if (from == PLAN_SKIP) { /* nothing to move; the next pass's table still needs clearing */
         for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x)
             next_lookback[(size_t)blockIdx.x * bins + d] = 0;
         return;
     }
+    /* LAB END skip */
     const uint32_t *src = from ? buffer1 : buffer0;
     uint32_t *dst = from ? buffer0 : buffer1;
     if (threadIdx.x == 0)

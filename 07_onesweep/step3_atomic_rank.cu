@@ -229,15 +229,19 @@ __device__ __forceinline__ uint32_t rank_in_warp_by_atomics(uint32_t digit, uint
                                                             uint32_t *count)
 {
     const unsigned lane = threadIdx.x % 32;
+    /* LAB BEGIN lane_bit: set this lane's bit in the warp's mask word of its digit */
     atomicOr(&masks[digit], 1u << lane);
+    /* LAB END lane_bit */
     __syncwarp();
     unsigned same = masks[digit];
     uint32_t before = count[digit];
     __syncwarp(); /* every lane has read the word and the count before they change */
+    /* LAB BEGIN leader: the lowest lane of same adds their number to the warp's count of the digit and clears the mask word for the next keys */
     if (lane == __ffs(same) - 1) {
         count[digit] = before + __popc(same);
         masks[digit] = 0;
     }
+    /* LAB END leader */
     __syncwarp();
     return before + __popc(same & ((1u << lane) - 1));
 }

@@ -64,8 +64,11 @@ const stage_info STAGE = {
  * totals. */
 static size_t reorder_words(int block, int kpt, int bits)
 {
+    /* LAB BEGIN reorder_words: the words of the reorder buffer: the tile's keys, or the warps' lane masks (warps x 2^bits) where they need more */
+    /* LAB STUB return 0; */
     size_t tile = (size_t)block * kpt, masks = (size_t)(block / 32) << bits;
     return tile > masks ? tile : masks;
+    /* LAB END reorder_words */
 }
 
 static size_t downsweep_shared_bytes(int block, int kpt, int bits)
@@ -466,8 +469,10 @@ static void context_create(sort_context *c, size_t n, const sort_options *opt, s
     c->d_tickets = c->d_lookback + 2 * table;
     c->d_plan = (int *)gpu_alloc((MAX_PASSES + 1) * sizeof(int), opt->poison);
     CUDA_CHECK(cudaDeviceGetAttribute(&c->histogram_blocks, cudaDevAttrMultiProcessorCount, 0));
+    /* LAB BEGIN opt_in: let onesweep_pass ask for the shared memory a pass needs, more than the 48 KB a block gets by default */
     CUDA_CHECK(cudaFuncSetAttribute(onesweep_pass, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)downsweep_shared_bytes(opt->block, opt->kpt, opt->bits)));
+    /* LAB END opt_in */
     c->histogram_blocks *= 4;
     step_timer_create(&c->timer);
 }

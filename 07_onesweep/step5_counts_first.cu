@@ -267,18 +267,22 @@ __device__ __forceinline__ uint32_t count_tile(const uint32_t *key, int kpt, int
     const uint32_t bins = 1u << width, mask = bins - 1;
     const unsigned warps = blockDim.x / 32;
     uint32_t *my_count = s_count + threadIdx.x / 32 * bins;
+    /* LAB BEGIN row_counts: count each of this thread's keys in its warp's row of counters (my_count), by digit */
 #pragma unroll
     for (int j = 0; j < MAX_KPT; j++)
         if (j < kpt)
             atomicAdd(&my_count[digit_of(key[j], shift, mask)], 1u);
+    /* LAB END row_counts */
     __syncthreads();
     uint32_t count = 0;
+    /* LAB BEGIN row_starts: thread d < bins: each row's count of d becomes the keys of d in the rows before it; count ends as the tile's count of d */
     if (threadIdx.x < bins)
         for (unsigned w = 0; w < warps; w++) {
             uint32_t c = s_count[w * bins + threadIdx.x];
             s_count[w * bins + threadIdx.x] = count;
             count += c;
         }
+    /* LAB END row_starts */
     return count;
 }
 

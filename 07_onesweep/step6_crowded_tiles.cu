@@ -248,6 +248,7 @@ __device__ __forceinline__ uint32_t rank_in_warp_by_atomics_or_match(uint32_t di
 {
     const unsigned lane = threadIdx.x % 32;
     unsigned same;
+    /* LAB BEGIN lanes_of_digit: same = the lanes of this warp whose key has this digit: by __match_any_sync in a crowded tile, else by the atomicOr mask */
     if (crowded)
         same = __match_any_sync(0xFFFFFFFFu, digit);
     else {
@@ -255,6 +256,7 @@ __device__ __forceinline__ uint32_t rank_in_warp_by_atomics_or_match(uint32_t di
         __syncwarp();
         same = masks[digit];
     }
+    /* LAB END lanes_of_digit */
     uint32_t before = count[digit];
     __syncwarp(); /* every lane has read the word and the count before they change */
     if (lane == __ffs(same) - 1) {
@@ -290,11 +292,13 @@ __device__ __forceinline__ uint32_t count_tile(const uint32_t *key, int kpt, int
             s_count[w * bins + threadIdx.x] = count;
             count += c;
         }
+    /* LAB BEGIN crowding: add the squares of the tile's counts (one per thread d < bins) into *s_crowding: a warp sum by shuffles, one atomic a warp */
     uint32_t squares = count * count; /* at most 8192^2 in all: no overflow */
     for (int offset = 16; offset > 0; offset /= 2)
         squares += __shfl_xor_sync(0xFFFFFFFFu, squares, offset);
     if (threadIdx.x % 32 == 0 && threadIdx.x < bins)
         atomicAdd(s_crowding, squares);
+    /* LAB END crowding */
     return count;
 }
 

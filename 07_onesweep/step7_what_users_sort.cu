@@ -149,10 +149,13 @@ static int order_of(const sort_options *opt) { return opt->key_type | (opt->desc
  * radix_form, on the GPU: bits flipped, the same for every key of a sign), and back. */
 __device__ __forceinline__ uint32_t radix_form(uint32_t key, int order)
 {
+    /* LAB BEGIN radix_form: return the key as the unsigned number that sorts in the order `order` asks for (type in its low 2 bits, ORDER_DESCENDING): no branch */
+    /* LAB STUB return key; */
     uint32_t sign = (order & 3) == KEY_U32 ? 0 : 0x80000000u;        /* i32 and f32 */
     uint32_t if_negative = (order & 3) == KEY_F32 ? 0x7FFFFFFFu : 0; /* a negative float */
     uint32_t always = order & ORDER_DESCENDING ? ~sign : sign;
     return key ^ always ^ ((uint32_t)((int32_t)key >> 31) & if_negative);
+    /* LAB END radix_form */
 }
 
 __device__ __forceinline__ uint32_t key_of(uint32_t form, int order)
@@ -495,8 +498,10 @@ __global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint3
     for (unsigned i = threadIdx.x; i < valid; i += blockDim.x) {
         uint32_t k = s_tile[i], d = digit_of(k, shift, mask);
         dst[s_place[d] + i] = step_plan & PLAN_LAST ? key_of(k, order) : k;
+        /* LAB BEGIN slot_digit: with values, keep the digit of slot i for its value */
         if (values0)
             s_digit[i] = (uint8_t)d;
+        /* LAB END slot_digit */
     }
     if (!values0)
         return;
@@ -508,8 +513,10 @@ __global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint3
         if (j < kpt)
             s_tile[pos[j]] = key[j];
     __syncthreads();
+    /* LAB BEGIN value_scatter: write the value in slot i of the tile where the key of slot i went */
     for (unsigned i = threadIdx.x; i < valid; i += blockDim.x)
         vdst[s_place[s_digit[i]] + i] = s_tile[i];
+    /* LAB END value_scatter */
 }
 
 /* ---- the sort -------------------------------------------------------------- */

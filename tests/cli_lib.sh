@@ -38,6 +38,8 @@ check_grades() {
     rc=$?
     check_that "the reference gets full marks, exit 0 (got exit $rc: $ref)" \
         bash -c "[ $rc -eq 0 ] && grep -qE '^GRADE step=$step correctness=([0-9]+)/\\1 speed=[0-9.]+ score=100/100$' <<<'$ref'"
+    echo "  the stubs:     $stub"
+    echo "  the reference: $ref"
 }
 
 expect_error() {

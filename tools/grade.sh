@@ -5,11 +5,12 @@
 # student changed (where holes sit in more than one file): each replaces the file of its
 # name.  It builds them in a scratch copy of the step's
 # handout (tools/handout.sh), and measures:
-#   correctness  the step's test program (the sort battery, the unit tests): checks passed
-#                of checks run;
+#   correctness  the step's test program (the sort battery, the unit tests; for step K of a
+#                stage of several steps, test_<stage>_K): checks passed of checks run;
 #   speed        the student's program and the course's (the step's reference file, as
 #                `make` builds it) in turn, three times each, on the same input (the
-#                step's defaults, GRADE_N keys, the same seed), the fastest run of each:
+#                step's defaults - with --step K in a stage of several steps -, GRADE_N
+#                keys, the same seed), the fastest run of each:
 #                the student's time over the reference's - a ratio, so that the band
 #                holds on any GPU or CPU.
 # Score out of 100: 70 for correctness (in proportion), 30 for speed - all of it within
@@ -31,6 +32,12 @@ id=$(step_id "$1") && file=$(step_field "$id" 2) && [ -n "$file" ] ||
     { echo "make grade: WORK=$2: no such readable file or folder" >&2; exit 2; }
 work=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 stage=${file%%/*}
+step_args="" test_program=build/tests/test_$stage
+case $file in
+*/step[0-9]_*.cu)
+    k=${file##*/step}; k=${k%%_*}
+    step_args="--step $k" test_program=build/tests/test_${stage}_$k ;;
+esac
 if [ -d "$work" ]; then
     for f in "$work"/*; do
         [ -f "$stage/${f##*/}" ] ||
@@ -54,7 +61,7 @@ grade() { # CHECKS SPEED SCORE [WHY]
 reference=build/bin/$stage
 make -s --no-print-directory "$reference" >/dev/null 2>&1 ||
     { echo "make grade: the course's own build of $stage failed (run make)" >&2; exit 2; }
-"$reference" -n 1000 --runs 1 --no-cub >/dev/null 2>&1
+"$reference" $step_args -n 1000 --runs 1 --no-cub >/dev/null 2>&1
 if [ $? -eq 77 ]; then
     echo "GRADE step=$id skipped: the step needs a CUDA GPU and there is none here"
     exit 77
@@ -79,7 +86,7 @@ fi
 student=$scratch/work/build/bin/$stage
 
 # correctness: the step's test program
-test_out=$(cd "$scratch/work" && timeout "$limit" "build/tests/test_$stage" 2>&1)
+test_out=$(cd "$scratch/work" && timeout "$limit" "$test_program" 2>&1)
 rc=$?
 summary=$(grep -E '^[a-z0-9_]+: [0-9]+ checks, [0-9]+ failed$' <<<"$test_out" | tail -n 1)
 if [ -z "$summary" ]; then
@@ -93,7 +100,7 @@ grep -E '^ *FAIL' <<<"$test_out" | head -n 5 | sed 's/^ */  first failures: /' >
 
 # speed: the fastest of three runs each, in turn, same input
 fastest() { # PROGRAM: its min_ms at the step's defaults
-    timeout "$limit" "$1" -n "$n" --runs 5 --no-cub 2>/dev/null |
+    timeout "$limit" "$1" $step_args -n "$n" --runs 5 --no-cub 2>/dev/null |
         sed -n 's/^RESULT .* min_ms=\([0-9.]*\) .*/\1/p'
 }
 smaller() { # A B: the smaller of two times, either of which may be missing (empty)

@@ -7,22 +7,36 @@
 # each hole the instructor marked (LAB BEGIN ... LAB END) replaced by a TODO line - its
 # README (the lab) and HANDOUT.md (the holes, what to run).  Never the answers
 # (ANSWERS.md) or the reference code of the holes.  Inside it, `make` builds and `make
-# test` runs the step's tests, which fail until the holes are filled.  For now a step
-# of a stage of one file (01-04) whose folder marks holes - all four do - has a handout;
-# a step with no marked hole is refused (exit 2), as is a step of a stage of several
-# steps (its later steps would give the answer away).
+# test` runs the step's tests, which fail until the holes are filled.
+#   A step of a stage of several steps (05.2, 07.4): the handout holds that step and the
+# steps before it (the lessons already taught, runnable with --step), never the steps
+# after it, which would give the answer away; its steps.c lists those steps only.  The
+# files stubbed are the step's own and the headers of its folder that it is the first
+# step to include (05.1's warp_scan.cuh, 05.3's warp_multisplit.cuh); headers of other
+# stages that the stage includes (07's, from 05) come as they are.
+#   A step with no marked hole is refused (exit 2), as is a version of stage 06 (its
+# handouts are not written yet).
 set -eu
 cd "$(dirname "$0")/.."
 . tools/steps-lib.sh
 id=$(step_id "${1:-}") && file=$(step_field "$id" 2) && [ -n "$file" ] ||
     { echo "make handout: no step '${1:-}' (STEP=ID; make steps lists them)" >&2; exit 2; }
 stage=${file%%/*}
+step_number=""
 case $file in
-*/radix_sort.c | */radix_sort.cu) ;;
-*) echo "make handout: step $id ($file): only the stages of one file (01-04) have handouts so far" >&2
+*/radix_sort.c | */radix_sort.cu) candidates=$(ls "$stage"/*) ;;
+*/step[0-9]_*.cu)
+    step_number=${file##*/step}; step_number=${step_number%%_*}
+    candidates=$file
+    for h in "$stage"/*.cuh "$stage"/*.h; do # the headers this step is the first to include
+        [ -e "$h" ] || continue
+        first=$(grep -l "#include \"${h##*/}\"" "$stage"/step[0-9]_*.cu 2>/dev/null | sort | head -n 1)
+        [ "$first" != "$file" ] || candidates="$candidates $h"
+    done ;;
+*) echo "make handout: step $id ($file): stage 06's versions have no handouts yet" >&2
    exit 2 ;;
 esac
-marked=$(grep -l 'LAB BEGIN' "$stage"/* 2>/dev/null || true)
+marked=$(grep -l 'LAB BEGIN' $candidates 2>/dev/null || true)
 [ -n "$marked" ] ||
     { echo "make handout: $stage marks no lab hole (/* LAB BEGIN name: task */ ... /* LAB END name */)" >&2; exit 2; }
 out=${2:-build/handout/$id}
@@ -42,12 +56,46 @@ for t in tests/test_"$stage".c tests/test_"$stage".cu tests/test_cli_"$stage".sh
          tests/test_run_"$number"_*.sh; do
     [ -e "$t" ] && cp "$t" "$out/tests/"
 done
-steps | awk -F'\t' -v s="$stage/" 'index($2, s) == 1' >"$out/steps.txt"
-# the stage: its files, those that mark holes stubbed, its README, no answers
+later() { # FILE: whether FILE is a step after this handout's step, or a header first used by one
+    [ -n "$step_number" ] || return 1
+    local f=$1 k
+    case ${f##*/} in
+    step[0-9]_*.cu) ;;
+    *.cuh | *.h) f=$(grep -l "#include \"${1##*/}\"" "$stage"/step[0-9]_*.cu 2>/dev/null | sort | head -n 1)
+                 [ -n "$f" ] || return 1 ;;
+    *) return 1 ;;
+    esac
+    k=${f##*/step}
+    [ "${k%%_*}" -gt "$step_number" ]
+}
+steps | awk -F'\t' -v s="$stage/" 'index($2, s) == 1' | while IFS= read -r line; do
+    f=$(cut -f2 <<<"$line"); later "$f" || echo "$line"; done >"$out/steps.txt"
+# the stage: its files, those that mark holes stubbed, its README, no answers, no later steps
 for f in "$stage"/*; do
-    case ${f##*/} in ANSWERS.md) ;; *) cp -r "$f" "$out/$stage/" ;; esac
+    case ${f##*/} in ANSWERS.md) ;; *) later "$f" || cp -r "$f" "$out/$stage/" ;; esac
 done
 cp "$stubs"/* "$out/$stage/"
+if [ -n "$step_number" ]; then # the program's table of steps: this one and those before
+    {
+        echo "/* $stage/steps.c - the steps of this handout, 1 to $step_number (STAGE_STEPS in"
+        echo " * common/sort_stage.h); build/bin/$stage sorts with the last, or --step K. */"
+        echo '#include "sort_stage.h"'
+        echo
+        grep -E '^STEP_DECLARE(_PAIRS)?\([0-9]+\)' "$stage/steps.c" |
+            awk -v k="$step_number" '{ n = $0; gsub(/[^0-9]/, "", n) } n + 0 <= k'
+        echo
+        printf 'const stage_step STAGE_STEPS[] = {%s};\n' "$(grep -oE 'STEP_ENTRY(_PAIRS)?\([0-9]+\)' \
+            "$stage/steps.c" | awk -v k="$step_number" '{ n = $0; gsub(/[^0-9]/, "", n) } n + 0 <= k' |
+            paste -sd, - | sed 's/,/, /g')"
+        echo "const int STAGE_STEP_COUNT = $step_number;"
+    } >"$out/$stage/steps.c"
+fi
+# headers of other stages that this one includes ("../05_warp_shuffle/warp_scan.cuh")
+for inc in $(grep -ho '#include "\.\./[0-9][0-9]_[^"]*"' "$out/$stage"/* 2>/dev/null | sort -u |
+             sed 's/#include "\.\.\///; s/"$//'); do
+    mkdir -p "$out/$(dirname "$inc")"
+    cp "$inc" "$out/$inc"
+done
 {
     echo "# Handout: step $id - $(step_field "$id" 4)"
     echo
