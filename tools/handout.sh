@@ -22,6 +22,9 @@ cd "$(dirname "$0")/.."
 id=$(step_id "${1:-}") && file=$(step_field "$id" 2) && [ -n "$file" ] ||
     { echo "make handout: no step '${1:-}' (STEP=ID; make steps lists them)" >&2; exit 2; }
 stage=${file%%/*}
+first_step_using() { # HEADER: the first step file of the stage to include it, or nothing
+    grep -l "#include \"${1##*/}\"" "$stage"/step[0-9]_*.cu 2>/dev/null | sort | head -n 1
+}
 step_number=""
 case $file in
 */radix_sort.c | */radix_sort.cu) candidates=$(ls "$stage"/*) ;;
@@ -30,8 +33,7 @@ case $file in
     candidates=$file
     for h in "$stage"/*.cuh "$stage"/*.h; do # the headers this step is the first to include
         [ -e "$h" ] || continue
-        first=$(grep -l "#include \"${h##*/}\"" "$stage"/step[0-9]_*.cu 2>/dev/null | sort | head -n 1)
-        [ "$first" != "$file" ] || candidates="$candidates $h"
+        [ "$(first_step_using "$h")" != "$file" ] || candidates="$candidates $h"
     done ;;
 *) echo "make handout: step $id ($file): stage 06's versions have no handouts yet" >&2
    exit 2 ;;
@@ -61,8 +63,7 @@ later() { # FILE: whether FILE is a step after this handout's step, or a header 
     local f=$1 k
     case ${f##*/} in
     step[0-9]_*.cu) ;;
-    *.cuh | *.h) f=$(grep -l "#include \"${1##*/}\"" "$stage"/step[0-9]_*.cu 2>/dev/null | sort | head -n 1)
-                 [ -n "$f" ] || return 1 ;;
+    *.cuh | *.h) f=$(first_step_using "$f"); [ -n "$f" ] || return 1 ;;
     *) return 1 ;;
     esac
     k=${f##*/step}
