@@ -17,7 +17,7 @@
 #   make diff06 FROM=3 TO=4   the same for two versions of stage 06 (steps 06.3, 06.4)
 #   make device-check    what tools/device-check.sh runs on a GPU machine
 #   make handout STEP=01 a student's starting point for one step, the lab's holes stubbed:
-#                        build/handout/01/ and its .tar.gz (holes marked: stages 01-05, 07)
+#                        build/handout/01/ and its .tar.gz (every step has its holes marked)
 #   make grade STEP=01 WORK=file|folder   build a student's work on the step, run its tests, time
 #                        it against the course's: "GRADE step=01 ... score=N/100"
 #   make help            this list

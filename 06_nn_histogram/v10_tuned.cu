@@ -306,8 +306,10 @@ static __device__ __forceinline__ void load_step(const uint4 *rows, int kb, uint
 static __device__ __forceinline__ void add_count(uint32_t *hist, size_t at, uint32_t count,
                                                  bool query_in)
 {
+    /* LAB BEGIN add_count: add a non-zero count of a query that exists to hist[at] */
     if (count != 0 && query_in)
         atomicAdd(&hist[at], count);
+    /* LAB END add_count */
 }
 
 /* A block owns NQ groups of 8 queries and a range of references; each warp
@@ -637,11 +639,13 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
 template <int KB>
 static __device__ __forceinline__ void load_refs(const uint4 *rows, int kb, uint32_t wb[2][8])
 {
+    /* LAB BEGIN reference_operand: the B words of a step: for each of the 2 tiles of 8 references, this thread's 8 words of block kb (operands swapped: references are B now) */
 #pragma unroll
     for (int nt = 0; nt < 2; nt++) {
         const uint4 *p = rows + (8 * nt * KB + kb) * 8;
         words_of(p[0], p[1], wb[nt]);
     }
+    /* LAB END reference_operand */
 }
 
 /* The packed histogram pass, operands swapped.  A block owns 16 queries - the

@@ -96,8 +96,10 @@ static __global__ void histogram_per_thread(const float *dist, int refs, int q0,
         mine[b] = 0;
     const float *row = dist + (size_t)blockIdx.x * refs;
     int begin = t * section, end = begin + section < refs ? begin + section : refs;
+    /* LAB BEGIN section_counts: count each distance of this thread's section in its own counters (mine), at the report's float bin */
     for (int r = begin; r < end; r++)
         atomicAdd(&mine[nn_report_bin(row[r], lo, inv_width, k)], 1u);
+    /* LAB END section_counts */
 }
 
 /* The report's adder: bin j of each query is the sum of the 64 threads' bin j. */
@@ -108,8 +110,10 @@ static __global__ void adder(const uint32_t *thread_hist, int q0, int k, uint32_
         return;
     const uint32_t *first = thread_hist + (size_t)blockIdx.x * PER_THREAD_HISTS * k;
     uint32_t sum = 0;
+    /* LAB BEGIN adder_sum: sum bin b over the query's PER_THREAD_HISTS per-thread histograms */
     for (int t = 0; t < PER_THREAD_HISTS; t++)
         sum += first[(size_t)t * k + b];
+    /* LAB END adder_sum */
     hist[(size_t)(q0 + blockIdx.x) * k + b] = sum;
 }
 

@@ -96,8 +96,10 @@ static __global__ void histogram_per_thread(const float *dist, int refs, int q0,
         mine[b] = 0;
     const float *row = dist + (size_t)blockIdx.x * refs;
     int begin = t * section, end = begin + section < refs ? begin + section : refs;
+    /* LAB BEGIN exact_counts: count each distance of this thread's section at its exact bin: the guess from root and scale, corrected by the query's thresholds (nn_bin_guessed) */
     for (int r = begin; r < end; r++)
         atomicAdd(&mine[nn_bin_guessed(row[r], thr, k, root, scale)], 1u);
+    /* LAB END exact_counts */
 }
 
 /* The report's adder: bin j of each query is the sum of the 64 threads' bin j. */
@@ -130,7 +132,9 @@ static void run(nn_device *dev, int reduce)
         CUDA_CHECK_LAUNCH();
         step_timer_mark(&dev->timer, 0, NN_STEP_MINMAX);
 
+        /* LAB BEGIN thresholds: compute the chunk's bin thresholds, the exact rule's (nn_launch_thresholds) */
         nn_launch_thresholds(dev, q0, count, 0);
+        /* LAB END thresholds */
         step_timer_mark(&dev->timer, 0, NN_STEP_THRESHOLDS);
 
         histogram_per_thread<<<count, PER_THREAD_HISTS>>>(dev->dist, p->refs, q0, p->bins,

@@ -95,10 +95,12 @@ static __device__ void reduce_shuffle(float *lo, float *hi)
 {
     unsigned t = threadIdx.x, lane = t % 32, warp = t / 32;
     float mn = lo[t], mx = hi[t];
+    /* LAB BEGIN warp_minmax: the warp's minimum and maximum in lane 0's mn and mx, by __shfl_down_sync over 16, 8, 4, 2, 1 lanes */
     for (int offset = 16; offset > 0; offset /= 2) { /* registers, no shared memory */
         mn = fminf(mn, __shfl_down_sync(FULL_MASK, mn, offset));
         mx = fmaxf(mx, __shfl_down_sync(FULL_MASK, mx, offset));
     }
+    /* LAB END warp_minmax */
     __syncthreads(); /* every thread has read its own slot before lane 0s overwrite */
     if (lane == 0) {
         lo[warp] = mn;
@@ -170,9 +172,11 @@ histogram_shared(const float *dist, int refs, int q0, int k, const uint32_t *smi
     for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < refs; r += gridDim.x * blockDim.x)
         atomicAdd(&s_hist[nn_bin_guessed(row[r], thr, k, root, scale)], 1u);
     __syncthreads();
+    /* LAB BEGIN private_merge: add the block's non-zero shared-memory counters to the query's histogram */
     for (int b = threadIdx.x; b < k; b += blockDim.x)
         if (s_hist[b] != 0)
             atomicAdd(&hist[(size_t)q * k + b], s_hist[b]);
+    /* LAB END private_merge */
 }
 
 /* Chunk after chunk of queries: the distances of a chunk fill dev->dist. */

@@ -87,6 +87,7 @@ distances_tiled(const float *query, const float *base_t, const float *qnorm, con
             int next_r0 = k0 + F_DC < d ? r0 : r0 + TILE;
             if (next_r0 < r_end)
                 load_stage<TILE, STAGE>(base_t, refs, d, next_r0, next_k0, t, staged);
+            /* LAB BEGIN register_tile: for each of the F_DC staged dimensions, add to acc[i][j] the products of this thread's 8 queries (s_q) and its F_RPT references (s_ref, two float4 loads) */
 #pragma unroll
             for (int kk = 0; kk < F_DC; kk++) {
                 const float4 *src = (const float4 *)(s_ref + kk * TILE + tr * F_RPT);
@@ -100,6 +101,7 @@ distances_tiled(const float *query, const float *base_t, const float *qnorm, con
                         acc[i][j] = fmaf(qv, r[j], acc[i][j]);
                 }
             }
+            /* LAB END register_tile */
         }
 
 #pragma unroll
@@ -113,9 +115,11 @@ distances_tiled(const float *query, const float *base_t, const float *qnorm, con
                 int qi = g8 + i;
                 if (q0 + qi >= nq)
                     break;
+                /* LAB BEGIN dot_form: write the squared distance from the dot product: |q|^2 + |r|^2 - 2 q.r, never below 0 */
                 float s = qn[i] + rn - 2.0f * acc[i][j];
                 s = s > 0.0f ? s : 0.0f; /* rounding on non-integer data; never -0 */
                 dist[(size_t)qi * refs + r] = s;
+                /* LAB END dot_form */
             }
         }
     }

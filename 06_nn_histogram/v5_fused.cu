@@ -146,14 +146,18 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
                 float s = qn[i] + rn - 2.0f * acc[i][j];
                 s = s > 0.0f ? s : 0.0f; /* rounding on non-integer data; never -0 */
                 if (pass == PASS_MINMAX) {
+                    /* LAB BEGIN fused_minmax: the first pass: keep the smallest and largest distance of query i (as unsigned words: non-negative floats order as their bits) */
                     my_min[i] = min(my_min[i], __float_as_uint(s));
                     my_max[i] = max(my_max[i], __float_as_uint(s));
+                    /* LAB END fused_minmax */
                 } else {
+                    /* LAB BEGIN fused_count: the second pass: count the distance at its exact bin, in the block's shared histograms where they fit (shared_hist), else in the global one */
                     const float *thr = threshold + (size_t)(q0 + qi) * (k - 1);
                     int b = nn_bin_guessed(s, thr, k, s_root[qi], s_scale[qi]);
                     uint32_t *counter = shared_hist ? &s_hist[qi * k + b]
                                                     : &hist[(size_t)(q0 + qi) * k + b];
                     atomicAdd(counter, 1u);
+                    /* LAB END fused_count */
                 }
             }
         }

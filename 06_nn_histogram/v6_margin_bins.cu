@@ -154,7 +154,10 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
                     my_max[i] = max(my_max[i], __float_as_uint(s));
                 } else {
                     const float *thr = threshold + (size_t)(q0 + qi) * (k - 1);
+                    /* LAB BEGIN fast_bin: b = the exact bin of s, looking the thresholds up only where s lies within the query's margin of one (nn_bin_fast) */
+                    /* LAB STUB int b = 0; */
                     int b = nn_bin_fast(s, thr, k, s_root[qi], s_scale[qi], s_margin[qi]);
+                    /* LAB END fast_bin */
                     uint32_t *counter = shared_hist ? &s_hist[qi * k + b]
                                                     : &hist[(size_t)(q0 + qi) * k + b];
                     atomicAdd(counter, 1u);
@@ -255,7 +258,9 @@ static void run(nn_device *dev, int reduce)
     (void)reduce;
     run_pass(dev, PASS_MINMAX);
     step_timer_mark(&dev->timer, 0, NN_STEP_MINMAX);
+    /* LAB BEGIN margins: compute every query's bin thresholds and, for the margin test, its margin (nn_launch_thresholds) */
     nn_launch_thresholds(dev, 0, dev->p.queries, 1);
+    /* LAB END margins */
     step_timer_mark(&dev->timer, 0, NN_STEP_THRESHOLDS);
     run_pass(dev, PASS_HISTOGRAM);
     step_timer_mark(&dev->timer, 0, NN_STEP_HISTOGRAM);

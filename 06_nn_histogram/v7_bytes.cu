@@ -129,9 +129,11 @@ fused_pass(int pass, const uint32_t *query4, const uint32_t *base4, const float 
 #pragma unroll
                 for (int i = 0; i < 8; i++) {
                     uint32_t qv = s_q[(g8 + i) * F_WC + kk];
+                    /* LAB BEGIN dp4a: add to acc[i][j] the dot product of query word qv and reference word r[j]: four byte products in one __dp4a */
 #pragma unroll
                     for (int j = 0; j < F_RPT; j++)
                         acc[i][j] = __dp4a(qv, r[j], acc[i][j]); /* unsigned bytes */
+                    /* LAB END dp4a */
                 }
             }
         }
@@ -147,7 +149,10 @@ fused_pass(int pass, const uint32_t *query4, const uint32_t *base4, const float 
                 int qi = g8 + i;
                 if (q0 + qi >= nq)
                     break;
+                /* LAB BEGIN exact_distance: s = the squared distance from the integer dot product: |q|^2 + |r|^2 - 2 q.r, in int (exact) then as float */
+                /* LAB STUB float s = 0.0f; */
                 float s = (float)(qn[i] + rn - 2 * (int)acc[i][j]); /* exact, below 2^24 */
+                /* LAB END exact_distance */
                 if (pass == PASS_MINMAX) {
                     my_min[i] = min(my_min[i], __float_as_uint(s));
                     my_max[i] = max(my_max[i], __float_as_uint(s));

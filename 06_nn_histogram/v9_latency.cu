@@ -486,10 +486,12 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
 #pragma unroll
                         for (int e = 0; e < E; e++) {
                             float s = (float)(qn[j] + d[j][e]);
+                            /* LAB BEGIN small_k_bins: K <= SMALLK + 1: bin[j][e] = how many of the query's thresholds are at or below s - no branch, no lookup */
                             bin[j][e] = 0;
 #pragma unroll
                             for (int b = 0; b < SMALLK; b++)
                                 bin[j][e] += s >= thr[b];
+                            /* LAB END small_k_bins */
                         }
                     }
                 } else {
@@ -505,8 +507,10 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                     for (int j = 0; j < 2; j++)
 #pragma unroll
                         for (int e = 0; e < E; e++) {
+                            /* LAB BEGIN sure_guesses: bin[j][e] = the guessed bin of the distance (nn_guess_small, nn_bin_sure_guess); any_unsure records a guess within the margin of a threshold */
                             float g_s = nn_guess_small((float)(qn[j] + d[j][e]), root[j], scale[j]);
                             any_unsure |= !nn_bin_sure_guess(g_s, k, qmargin[j], &bin[j][e]);
+                            /* LAB END sure_guesses */
                         }
                     if (any_unsure) { /* rare: find which, and ask the thresholds */
 #pragma unroll

@@ -19,8 +19,9 @@
 #   GRADE step=01 correctness=977/977 speed=1.03 score=100/100
 # Exit 0 for full marks, 1 otherwise (a failed build or a crash scores 0, and the line
 # says why), 2 for bad arguments, 77 where the step needs a GPU and there is none.
-#   GRADE_N (default 16777217), GRADE_BAND (1.25), GRADE_TIMEOUT (seconds a program may
-#   run, default 900)
+#   GRADE_N (keys, default 16777217; stage 06: GRADE_Q queries, default 1000, of its
+#   1,000,000 references), GRADE_BAND (1.25), GRADE_TIMEOUT (seconds a program may run,
+#   default 900)
 set -u
 cd "$(dirname "$0")/.."
 . tools/steps-lib.sh
@@ -37,14 +38,22 @@ case $file in
 */step[0-9]_*.cu)
     k=${file##*/step}; k=${k%%_*}
     step_args="--step $k" test_program=build/tests/test_${stage}_$k ;;
+*/v[0-9]*_*.cu)
+    k=${file##*/v}; k=${k%%_*}
+    step_args="--version $k" ;;
 esac
+# the timed runs' input and the field of their RESULT line that holds the time
+if [ "$stage" = 06_nn_histogram ]; then
+    size_args="-q ${GRADE_Q:-1000} --no-cublas" probe_args="-q 8 -r 1000 --no-cublas" field=ms
+else
+    size_args="-n ${GRADE_N:-16777217} --no-cub" probe_args="-n 1000 --no-cub" field=min_ms
+fi
 if [ -d "$work" ]; then
     for f in "$work"/*; do
         [ -f "$stage/${f##*/}" ] ||
             { echo "make grade: WORK=$2: ${f##*/} is no file of $stage" >&2; exit 2; }
     done
 fi
-n=${GRADE_N:-16777217}
 band=${GRADE_BAND:-1.25}
 limit=${GRADE_TIMEOUT:-900}
 awk -v b="$band" 'BEGIN { exit !(b >= 1) }' ||
@@ -61,7 +70,7 @@ grade() { # CHECKS SPEED SCORE [WHY]
 reference=build/bin/$stage
 make -s --no-print-directory "$reference" >/dev/null 2>&1 ||
     { echo "make grade: the course's own build of $stage failed (run make)" >&2; exit 2; }
-"$reference" $step_args -n 1000 --runs 1 --no-cub >/dev/null 2>&1
+"$reference" $step_args $probe_args --runs 1 >/dev/null 2>&1
 if [ $? -eq 77 ]; then
     echo "GRADE step=$id skipped: the step needs a CUDA GPU and there is none here"
     exit 77
@@ -99,9 +108,9 @@ passed=$((run - failed))
 grep -E '^ *FAIL' <<<"$test_out" | head -n 5 | sed 's/^ */  first failures: /' >&2
 
 # speed: the fastest of three runs each, in turn, same input
-fastest() { # PROGRAM: its min_ms at the step's defaults
-    timeout "$limit" "$1" $step_args -n "$n" --runs 5 --no-cub 2>/dev/null |
-        sed -n 's/^RESULT .* min_ms=\([0-9.]*\) .*/\1/p'
+fastest() { # PROGRAM: its time (min_ms; stage 06: ms, the median) at the step's defaults
+    timeout "$limit" "$1" $step_args $size_args --runs 5 2>/dev/null |
+        sed -n "s/^RESULT .* $field=\([0-9.]*\) .*/\1/p"
 }
 smaller() { # A B: the smaller of two times, either of which may be missing (empty)
     awk -v a="$1" -v b="$2" 'BEGIN { print (b != "" && (a == "" || b + 0 < a + 0)) ? b : a }'
@@ -121,5 +130,5 @@ fi
 [ "$failed" -eq 0 ] && [ "$run" -gt 0 ] || speed_points=0
 score=$(awk -v p="$passed" -v r="$run" -v sp="$speed_points" \
     'BEGIN { printf "%d", (r > 0 ? int(70 * p / r) : 0) + sp }')
-echo "make grade: reference ${best_r:-?} ms, student ${best_s:-?} ms at n=$n (fastest of 3 x 5 runs); band ${band}x" >&2
+echo "make grade: reference ${best_r:-?} ms, student ${best_s:-?} ms ($size_args, fastest of 3 x 5 runs); band ${band}x" >&2
 grade "$passed/$run" "$speed" "$score"

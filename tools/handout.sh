@@ -14,8 +14,9 @@
 # files stubbed are the step's own and the headers of its folder that it is the first
 # step to include (05.1's warp_scan.cuh, 05.3's warp_multisplit.cuh); headers of other
 # stages that the stage includes (07's, from 05) come as they are.
-#   A step with no marked hole is refused (exit 2), as is a version of stage 06 (its
-# handouts are not written yet).
+#   Stage 06's versions are steps too: the handout of 06.K holds versions 1..K, its
+# rules.mk, NN_VERSIONS and table of versions cut to them.
+#   A step with no marked hole is refused (exit 2).
 set -eu
 cd "$(dirname "$0")/.."
 . tools/steps-lib.sh
@@ -35,7 +36,10 @@ case $file in
         [ -e "$h" ] || continue
         [ "$(first_step_using "$h")" != "$file" ] || candidates="$candidates $h"
     done ;;
-*) echo "make handout: step $id ($file): stage 06's versions have no handouts yet" >&2
+*/v[0-9]*_*.cu) # a version of stage 06: the same, versions for steps
+    step_number=${file##*/v}; step_number=${step_number%%_*}
+    candidates=$file ;;
+*) echo "make handout: step $id ($file): no handout for a file of this kind" >&2
    exit 2 ;;
 esac
 marked=$(grep -l 'LAB BEGIN' $candidates 2>/dev/null || true)
@@ -54,21 +58,27 @@ cp -r common "$out/"
 cp tools/run-tests.sh tools/run-stages.sh tools/steps-lib.sh tools/limits.cu "$out/tools/"
 cp tests/*.h tests/sort_battery.c tests/gpu_*.cu tests/cli_lib.sh "$out/tests/"
 number=${stage%%_*}
-for t in tests/test_"$stage".c tests/test_"$stage".cu tests/test_cli_"$stage".sh \
-         tests/test_run_"$number"_*.sh; do
-    [ -e "$t" ] && cp "$t" "$out/tests/"
-done
 later() { # FILE: whether FILE is a step after this handout's step, or a header first used by one
     [ -n "$step_number" ] || return 1
     local f=$1 k
     case ${f##*/} in
-    step[0-9]_*.cu) ;;
-    *.cuh | *.h) f=$(first_step_using "$f"); [ -n "$f" ] || return 1 ;;
+    step[0-9]_*.cu) k=${f##*/step} ;;
+    v[0-9]*_*.cu) k=${f##*/v} ;;
+    *.cuh | *.h) f=$(first_step_using "$f"); [ -n "$f" ] || return 1; k=${f##*/step} ;;
     *) return 1 ;;
     esac
-    k=${f##*/step}
     [ "${k%%_*}" -gt "$step_number" ]
 }
+last_step=1 # whether no later step is left out: then the stage's scripted tests apply too
+for f in "$stage"/*; do ! later "$f" || last_step=0; done
+# the test programs; the scripts that run the stage's program with its options only in a
+# handout of the last step (they ask for the later steps' options and versions)
+for t in tests/test_"$number"_*.c tests/test_"$number"_*.cu; do
+    [ -e "$t" ] && cp "$t" "$out/tests/"
+done
+for t in tests/test_cli_"$stage".sh tests/test_run_"$number"_*.sh; do
+    [ "$last_step" = 1 ] && [ -e "$t" ] && cp "$t" "$out/tests/"
+done
 steps | awk -F'\t' -v s="$stage/" 'index($2, s) == 1' | while IFS= read -r line; do
     f=$(cut -f2 <<<"$line"); later "$f" || echo "$line"; done >"$out/steps.txt"
 # the stage: its files, those that mark holes stubbed, its README, no answers, no later steps
@@ -76,7 +86,7 @@ for f in "$stage"/*; do
     case ${f##*/} in ANSWERS.md) ;; *) later "$f" || cp -r "$f" "$out/$stage/" ;; esac
 done
 cp "$stubs"/* "$out/$stage/"
-if [ -n "$step_number" ]; then # the program's table of steps: this one and those before
+if [[ $file == */step[0-9]_*.cu ]]; then # the program's table of steps: this one and those before
     {
         echo "/* $stage/steps.c - the steps of this handout, 1 to $step_number (STAGE_STEPS in"
         echo " * common/sort_stage.h); build/bin/$stage sorts with the last, or --step K. */"
@@ -90,6 +100,19 @@ if [ -n "$step_number" ]; then # the program's table of steps: this one and thos
             paste -sd, - | sed 's/,/, /g')"
         echo "const int STAGE_STEP_COUNT = $step_number;"
     } >"$out/$stage/steps.c"
+fi
+if [ "$stage" = 06_nn_histogram ] && [ "$last_step" = 0 ]; then # its versions up to this one
+    kept=$(cd "$out/$stage" && ls v[0-9]*_*.cu | sort -V | sed 's/\.cu$//' | paste -sd' ' -)
+    sed -i "/^S06_VERSIONS :=/,/[^\\]\$/c\\S06_VERSIONS := $kept" "$out/$stage/rules.mk"
+    sed -i "s/^#define NN_VERSIONS [0-9]*/#define NN_VERSIONS $step_number/" "$out/$stage/nn_histogram.h"
+    table=$(seq 1 "$step_number" | sed 's/^/\&nn_version_/' | paste -sd, - | sed 's/,/, /g')
+    awk -v table="    $table," '/versions\[NN_VERSIONS\] = \{/ { print; print table; skip = 1; next }
+        skip && /^\};/ { skip = 0 } !skip' "$out/$stage/nn_common.cu" >"$stubs/nn_common.cu"
+    mv "$stubs/nn_common.cu" "$out/$stage/nn_common.cu"
+    grep -q "^S06_VERSIONS := $kept\$" "$out/$stage/rules.mk" &&
+        grep -q "^#define NN_VERSIONS $step_number " "$out/$stage/nn_histogram.h" &&
+        grep -qF "$table," "$out/$stage/nn_common.cu" ||
+        { echo "make handout: could not cut stage 06 to versions 1-$step_number" >&2; exit 2; }
 fi
 # headers of other stages that this one includes ("../05_warp_shuffle/warp_scan.cuh")
 for inc in $(grep -ho '#include "\.\./[0-9][0-9]_[^"]*"' "$out/$stage"/* 2>/dev/null | sort -u |
