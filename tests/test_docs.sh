@@ -114,7 +114,7 @@ failures=$((failures + quoted_failures))
 # Fonts: the theme, the pictures of slides/img and the committed charts name only the
 # fonts tools/setup-slides.sh installs (Liberation Sans and Mono), then a generic family;
 # any other would be replaced by whatever the machine has, and the layout would change.
-for f in slides/course.css slides/img/*.svg results/*/plots/*.svg; do
+for f in slides/course.css slides/img/*.svg slides/img/build/*.svg results/*/plots/*.svg; do
     checks=$((checks + 1))
     grep -oE 'font-family(: *|=")[^;"]*' "$f" | sed -E 's/font-family(: *|=")//' | tr ',' '\n' |
         sed 's/^ *//; s/ *$//; s/^"\(.*\)"$/\1/' | sort -u | while read -r family; do
@@ -147,6 +147,16 @@ while IFS=$'\t' read -r id file kind lesson from; do
     fi
     prev=$file
 done < <(steps)
+# The build-up diagrams (slides/img/build) are what tools/diagrams.js draws today: their
+# numbers come from the algorithms it runs (checked where Node.js is installed).
+if command -v node >/dev/null 2>&1; then
+    checks=$((checks + 1))
+    node tools/diagrams.js "$tmp/diagrams" >/dev/null 2>&1 &&
+        diff -rq "$tmp/diagrams" slides/img/build >/dev/null ||
+        fail "slides/img/build differs from what tools/diagrams.js draws (run node tools/diagrams.js)"
+else
+    echo "test_docs: Node.js not found: the build-up diagrams were not compared with tools/diagrams.js (skipped)"
+fi
 for file in [0-9][0-9]_*/radix_sort.c [0-9][0-9]_*/radix_sort.cu [0-9][0-9]_*/step[0-9]_*.cu \
             06_nn_histogram/v[0-9]*_*.cu; do
     [ -f "$file" ] || continue

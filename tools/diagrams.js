@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+// diagrams.js - the build-up diagrams of the decks: ideas a lecturer would draw on the
+// board one step at a time, as a sequence of SVG frames (slides/img/build/NAME_K.svg,
+// K = 0, 1, ...), each frame the one before plus one step.  The numbers in them are
+// computed here by the algorithm they show, never typed.  Fonts: Liberation Sans, which
+// tools/setup-slides.sh installs.  `node tools/diagrams.js [OUT_DIR]` rewrites them all.
+//   scan_hillis_steele  an inclusive scan of 8 values: each step adds the value
+//                       `offset` places to the left (1, 2, 4)
+//   scan_blelloch       the work-efficient exclusive scan: up-sweep, clear the root,
+//                       down-sweep
+//   lookback            decoupled look-back: a tile walks back over the tiles before it,
+//                       adding their counts, until one that knows its whole prefix
+'use strict';
+const fs = require('fs');
+const path = require('path');
+
+const out = process.argv[2] || path.join(__dirname, '..', 'slides', 'img', 'build');
+const W = 1000, FONT = 'Liberation Sans, sans-serif';
+const INK = '#111', LINE = '#444', NEW = '#fdae6b', OLD = '#deebf7', DONE = '#a1d99b', WAIT = '#eeeeee';
+
+function svg(height, title, body) {
+    return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${height}" width="${W}" ` +
+        `height="${height}" font-family="${FONT}">\n<title>${title}</title>\n` +
+        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" ' +
+        `markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="${LINE}"/>` +
+        `</marker></defs>\n<rect width="${W}" height="${height}" fill="white"/>\n${body}</svg>\n`;
+}
+function text(x, y, s, size = 20, anchor = 'middle', weight = 'normal') {
+    return `<text x="${x}" y="${y}" font-size="${size}" text-anchor="${anchor}" fill="${INK}"` +
+        (weight !== 'normal' ? ` font-weight="${weight}"` : '') + `>${s}</text>\n`;
+}
+function box(x, y, w, h, fill, label, size = 22) {
+    return `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="4" fill="${fill}" ` +
+        `stroke="${LINE}" stroke-width="1.5"/>\n` + text(x + w / 2, y + h / 2 + size * 0.35, label, size);
+}
+function arrow(x1, y1, x2, y2) {
+    return `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="${LINE}" stroke-width="2" ` +
+        'marker-end="url(#arrow)"/>\n';
+}
+function write(name, frames) {
+    frames.forEach((frame, k) => fs.writeFileSync(path.join(out, `${name}_${k}.svg`), frame));
+    return frames.length;
+}
+
+// a row of 8 cells: x of cell i
+const CELL = 70, GAP = 20, LEFT = 200;
+const cellX = (i) => LEFT + i * (CELL + GAP);
+const INPUT = [3, 1, 7, 0, 4, 1, 6, 3];
+
+function hillisSteele() {
+    const rows = [{ label: 'input', values: INPUT.slice(), offset: 0 }];
+    for (let offset = 1; offset < INPUT.length; offset *= 2) {
+        const prev = rows[rows.length - 1].values;
+        rows.push({ label: `+ ${offset} left`, offset,
+                    values: prev.map((v, i) => (i >= offset ? v + prev[i - offset] : v)) });
+    }
+    const rowY = (r) => 30 + r * 100, height = 30 + rows.length * 100;
+    const frames = [];
+    for (let shown = 1; shown <= rows.length; shown++) {
+        let body = '';
+        for (let r = 0; r < shown; r++) {
+            const row = rows[r], y = rowY(r), newest = r === shown - 1 && r > 0;
+            body += text(20, y + 32, row.label, 20, 'start', 'bold');
+            row.values.forEach((v, i) => {
+                const added = r > 0 && i >= row.offset;
+                body += box(cellX(i), y, CELL, 44, newest && added ? NEW : r === rows.length - 1 ? DONE : OLD, v);
+                if (newest && added)
+                    body += arrow(cellX(i - row.offset) + CELL / 2, y - 100 + 46, cellX(i) + CELL / 2 - 4, y - 2);
+            });
+        }
+        const steps = shown - 1;
+        body += text(W / 2, height - 12, steps === 0 ? 'n values, one a thread'
+            : `step ${steps}: every thread adds the value ${rows[steps].offset} ` +
+              `place${rows[steps].offset > 1 ? 's' : ''} to its left` +
+              (shown === rows.length ? ` - log2(n) = ${steps} steps, each a barrier` : ''), 20);
+        frames.push(svg(height + 10, `Hillis-Steele inclusive scan, ${steps} of ${rows.length - 1} steps`, body));
+    }
+    return write('scan_hillis_steele', frames);
+}
+
+function blelloch() {
+    const n = INPUT.length, a = INPUT.slice(), rows = [{ label: 'input', values: a.slice(), changed: [] }];
+    for (let d = 1; d < n; d *= 2) { // up-sweep: partial sums to the right of each pair
+        const changed = [];
+        for (let i = 2 * d - 1; i < n; i += 2 * d) { a[i] += a[i - d]; changed.push([i, i - d]); }
+        rows.push({ label: `up ${d}`, values: a.slice(), changed });
+    }
+    a[n - 1] = 0;
+    rows.push({ label: 'root = 0', values: a.slice(), changed: [[n - 1, -1]] });
+    for (let d = n / 2; d >= 1; d /= 2) { // down-sweep: swap and add
+        const changed = [];
+        for (let i = 2 * d - 1; i < n; i += 2 * d) {
+            const left = a[i - d];
+            a[i - d] = a[i];
+            a[i] += left;
+            changed.push([i, i - d], [i - d, i]);
+        }
+        rows.push({ label: `down ${d}`, values: a.slice(), changed });
+    }
+    const rowY = (r) => 20 + r * 62, height = 20 + rows.length * 62 + 40;
+    const frames = [];
+    for (let shown = 1; shown <= rows.length; shown++) {
+        let body = '';
+        for (let r = 0; r < shown; r++) {
+            const row = rows[r], y = rowY(r), newest = r === shown - 1 && r > 0;
+            const hit = new Set(row.changed.map((c) => c[0]));
+            body += text(20, y + 29, row.label, 20, 'start', 'bold');
+            row.values.forEach((v, i) =>
+                body += box(cellX(i), y, CELL, 40, newest && hit.has(i) ? NEW : r === rows.length - 1 ? DONE : OLD, v));
+            if (newest)
+                for (const [to, from] of row.changed)
+                    if (from >= 0)
+                        body += arrow(cellX(from) + CELL / 2, y - 22, cellX(to) + CELL / 2 + (from < to ? -4 : 4), y - 2);
+        }
+        const ups = Math.log2(n);
+        const what = shown === 1 ? 'n values; the tree is drawn in place'
+            : shown <= 1 + ups ? 'up-sweep: each pair\'s right cell takes the pair\'s sum (n - 1 additions)'
+            : shown === 2 + ups ? 'the root becomes 0: the sum of nothing'
+            : 'down-sweep: the left child takes the parent\'s value, the right child parent + old left' +
+              (shown === rows.length ? ' - an exclusive scan' : '');
+        body += text(W / 2, height - 12, what, 19);
+        frames.push(svg(height + 10, `Blelloch exclusive scan, row ${shown} of ${rows.length}`, body));
+    }
+    return write('scan_blelloch', frames);
+}
+
+function lookback() {
+    // tile b's count of one digit; tiles 0..5; tile 5 looks back
+    const counts = [4, 2, 5, 3, 1, 6], me = 5;
+    const state = ['P', 'A', 'P', 'A', 'A', 'X']; // what the words hold when tile 5 starts
+    const prefix = [4, 0, 11, 0, 0, 0];           // inclusive prefixes known (P) so far
+    prefix[2] = counts[0] + counts[1] + counts[2];
+    const TW = 130, TG = 22, TL = 40, y = 90;
+    const tileX = (b) => TL + b * (TW + TG);
+    const word = (b, st) => st === 'X' ? 'not ready' : st === 'A' ? `A: ${counts[b]}` : `P: ${st === 'P' && b === me ? prefix[me] : prefix[b]}`;
+    const fill = (st) => (st === 'X' ? WAIT : st === 'A' ? OLD : DONE);
+    const frames = [];
+    // frame 0: the tiles and their words; then one frame per tile read; then publish
+    let before = 0, reads = [];
+    for (let j = me - 1; j >= 0; j--) {
+        before += state[j] === 'P' ? prefix[j] : counts[j];
+        reads.push({ j, before });
+        if (state[j] === 'P') break;
+    }
+    prefix[me] = before + counts[me];
+    for (let f = 0; f <= reads.length + 1; f++) {
+        let body = text(W / 2, 30, 'one digit\'s word of each tile: its count (A), or its whole prefix (P)', 20);
+        for (let b = 0; b <= me; b++) {
+            const st = b === me && f === reads.length + 1 ? 'P' : state[b];
+            body += text(tileX(b) + TW / 2, y - 12, `tile ${b}` + (b === me ? ' (me)' : ''), 19, 'middle', b === me ? 'bold' : 'normal');
+            body += box(tileX(b), y, TW, 50, fill(st), word(b, st), 20);
+            body += text(tileX(b) + TW / 2, y + 78, `count ${counts[b]}`, 18);
+        }
+        const done = reads.slice(0, Math.min(f, reads.length));
+        done.forEach((r, k) => {
+            const from = k === 0 ? me : reads[k - 1].j;
+            body += `<path d="M ${tileX(from) + TW / 2} ${y + 100} Q ${(tileX(from) + tileX(r.j)) / 2 + TW / 2} ${y + 150} ` +
+                `${tileX(r.j) + TW / 2 + 6} ${y + 100}" fill="none" stroke="${LINE}" stroke-width="2" marker-end="url(#arrow)"/>\n`;
+        });
+        let what;
+        if (f === 0)
+            what = `tile ${me} has counted its keys (${counts[me]}); it needs the keys of this digit in tiles 0-${me - 1}`;
+        else if (f <= reads.length) {
+            const r = reads[f - 1];
+            what = state[r.j] === 'P'
+                ? `tile ${r.j} knows its whole prefix: ${r.before} keys before me - stop`
+                : `tile ${r.j} holds only its count: add it (${r.before} so far), look further back`;
+        } else
+            what = `publish my prefix, ${before} + ${counts[me]} = ${prefix[me]}: the tiles after me stop here`;
+        body += text(W / 2, y + 200, what, 20);
+        frames.push(svg(y + 220, `decoupled look-back, frame ${f}`, body));
+    }
+    return write('lookback', frames);
+}
+
+fs.mkdirSync(out, { recursive: true });
+const made = hillisSteele() + blelloch() + lookback();
+console.log(`diagrams: ${made} frames in ${out}`);
