@@ -6,6 +6,9 @@
 // tools/setup-slides.sh installs.  `node tools/diagrams.js [OUT_DIR]` rewrites them all.
 //   scan_hillis_steele  an inclusive scan of 8 values: each step adds the value
 //                       `offset` places to the left (1, 2, 4)
+//   scan_shuffle        the same inside a warp: lanes' registers by __shfl_up_sync
+//   multisplit          a warp ranks digits by ballots: one ballot a bit, the lanes of
+//                       the same digit, each lane's rank among them
 //   scan_blelloch       the work-efficient exclusive scan: up-sweep, clear the root,
 //                       down-sweep
 //   lookback            decoupled look-back: a tile walks back over the tiles before it,
@@ -26,6 +29,7 @@ function svg(height, title, body) {
         `</marker></defs>\n<rect width="${W}" height="${height}" fill="white"/>\n${body}</svg>\n`;
 }
 function text(x, y, s, size = 20, anchor = 'middle', weight = 'normal') {
+    s = String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
     return `<text x="${x}" y="${y}" font-size="${size}" text-anchor="${anchor}" fill="${INK}"` +
         (weight !== 'normal' ? ` font-weight="${weight}"` : '') + `>${s}</text>\n`;
 }
@@ -47,11 +51,12 @@ const CELL = 70, GAP = 20, LEFT = 200;
 const cellX = (i) => LEFT + i * (CELL + GAP);
 const INPUT = [3, 1, 7, 0, 4, 1, 6, 3];
 
-function hillisSteele() {
-    const rows = [{ label: 'input', values: INPUT.slice(), offset: 0 }];
+// shuffle: the same steps inside a warp, lane registers read by __shfl_up_sync
+function hillisSteele(shuffle) {
+    const rows = [{ label: shuffle ? 'lane v' : 'input', values: INPUT.slice(), offset: 0 }];
     for (let offset = 1; offset < INPUT.length; offset *= 2) {
         const prev = rows[rows.length - 1].values;
-        rows.push({ label: `+ ${offset} left`, offset,
+        rows.push({ label: shuffle ? `shfl_up ${offset}` : `+ ${offset} left`, offset,
                     values: prev.map((v, i) => (i >= offset ? v + prev[i - offset] : v)) });
     }
     const rowY = (r) => 30 + r * 100, height = 30 + rows.length * 100;
@@ -69,13 +74,15 @@ function hillisSteele() {
             });
         }
         const steps = shown - 1;
-        body += text(W / 2, height - 12, steps === 0 ? 'n values, one a thread'
-            : `step ${steps}: every thread adds the value ${rows[steps].offset} ` +
-              `place${rows[steps].offset > 1 ? 's' : ''} to its left` +
-              (shown === rows.length ? ` - log2(n) = ${steps} steps, each a barrier` : ''), 20);
-        frames.push(svg(height + 10, `Hillis-Steele inclusive scan, ${steps} of ${rows.length - 1} steps`, body));
+        const who = shuffle ? 'lane' : 'thread', wait = shuffle ? 'no barrier: a register exchange' : 'each a barrier';
+        body += text(W / 2, height - 12, steps === 0 ? `n values, one a ${who}` + (shuffle ? ' (drawn: 8 of 32 lanes)' : '')
+            : `step ${steps}: ${who} i adds the value of ${who} i - ${rows[steps].offset}` +
+              (shuffle ? ` (__shfl_up_sync(v, ${rows[steps].offset}))` : '') +
+              (shown === rows.length ? ` - ${steps} steps, ${wait}` : ''), 20);
+        frames.push(svg(height + 10, `${shuffle ? 'warp shuffle' : 'Hillis-Steele'} inclusive scan, ${steps} of ` +
+            `${rows.length - 1} steps`, body));
     }
-    return write('scan_hillis_steele', frames);
+    return write(shuffle ? 'scan_shuffle' : 'scan_hillis_steele', frames);
 }
 
 function blelloch() {
@@ -173,6 +180,53 @@ function lookback() {
     return write('lookback', frames);
 }
 
+// a warp ranks 2-bit digits with ballots (drawn: 8 lanes): one ballot a bit, the lanes
+// that agree with this lane on every bit share its digit, and its rank is how many of
+// those are below it
+function multisplit() {
+    const digits = [2, 0, 3, 2, 1, 0, 2, 3], lanes = digits.length, bits = 2;
+    const ballot = (b) => digits.reduce((m, d, l) => m | (((d >> b) & 1) << l), 0);
+    const ballots = [ballot(0), ballot(1)];
+    const full = (1 << lanes) - 1;
+    const same = digits.map((d) => {
+        let m = full;
+        for (let b = 0; b < bits; b++) m &= (d >> b) & 1 ? ballots[b] : ~ballots[b] & full;
+        return m;
+    });
+    const popc = (m) => m.toString(2).split('').filter((c) => c === '1').length;
+    const rank = same.map((m, l) => popc(m & ((1 << l) - 1)));
+    const mask = (m) => Array.from({ length: lanes }, (_, l) => ((m >> l) & 1 ? '1' : '0')).join('');
+    const rows = [
+        { label: 'digit', cells: digits.map(String) },
+        { label: 'ballot bit 0', note: `one word for the warp: ${mask(ballots[0])} (lane 0 first)`,
+          cells: digits.map((d) => String(d & 1)) },
+        { label: 'ballot bit 1', note: `one word for the warp: ${mask(ballots[1])}`,
+          cells: digits.map((d) => String((d >> 1) & 1)) },
+        { label: 'same digit', note: 'the ballots (or their complements) ANDed: the lanes that share my digit',
+          cells: same.map(mask), small: true },
+        { label: 'rank', note: 'popc(same & lanes below me): my place among my digit\'s keys',
+          cells: rank.map(String) },
+    ];
+    const rowY = (r) => 20 + r * 80, height = 20 + rows.length * 80 + 30;
+    const colour = ['#9ecae1', '#a1d99b', '#fdae6b', '#bcbddc'];
+    const frames = [];
+    for (let shown = 1; shown <= rows.length; shown++) {
+        let body = '';
+        for (let r = 0; r < shown; r++) {
+            const row = rows[r], y = rowY(r);
+            body += text(20, y + 29, row.label, 19, 'start', 'bold');
+            row.cells.forEach((c, l) => body += box(cellX(l), y, CELL, 42, r === 0 ? colour[digits[l]] :
+                r === shown - 1 ? NEW : OLD, c, row.small ? 15 : 22));
+            if (r === shown - 1 && row.note)
+                body += text(W / 2, height - 10, row.note, 19);
+        }
+        if (shown === 1)
+            body += text(W / 2, height - 10, 'each lane holds one key\'s digit (2 bits here, 8 in the sort)', 19);
+        frames.push(svg(height + 10, `warp multisplit by ballots, row ${shown} of ${rows.length}`, body));
+    }
+    return write('multisplit', frames);
+}
+
 fs.mkdirSync(out, { recursive: true });
-const made = hillisSteele() + blelloch() + lookback();
+const made = hillisSteele(false) + hillisSteele(true) + blelloch() + lookback() + multisplit();
 console.log(`diagrams: ${made} frames in ${out}`);
