@@ -9,6 +9,8 @@
 //   scan_shuffle        the same inside a warp: lanes' registers by __shfl_up_sync
 //   multisplit          a warp ranks digits by ballots: one ballot a bit, the lanes of
 //                       the same digit, each lane's rank among them
+//   reduce_then_scan    stage 05.3's three kernels: counts a tile, the [digit][tile]
+//                       table scanned digit-major, the runs written
 //   scan_blelloch       the work-efficient exclusive scan: up-sweep, clear the root,
 //                       down-sweep
 //   lookback            decoupled look-back: a tile walks back over the tiles before it,
@@ -227,6 +229,58 @@ function multisplit() {
     return write('multisplit', frames);
 }
 
+// reduce-then-scan, stage 05.3's three kernels, on 16 keys of 2-bit digits in 4 tiles:
+// each tile counts its digits (upsweep); the [digit][tile] table is scanned digit-major
+// (scan); each tile writes its keys of digit d from the scanned entry on (downsweep)
+function reduceThenScan() {
+    const keys = [2, 0, 3, 1, 1, 2, 0, 2, 3, 0, 1, 1, 0, 3, 2, 2], tiles = 4, per = 4, bins = 4;
+    const count = Array.from({ length: bins }, (_, d) =>
+        Array.from({ length: tiles }, (_, t) => keys.slice(t * per, t * per + per).filter((k) => k === d).length));
+    const start = [];
+    let run = 0;
+    for (let d = 0; d < bins; d++) {
+        start.push([]);
+        for (let t = 0; t < tiles; t++) { start[d].push(run); run += count[d][t]; }
+    }
+    const out = [];
+    for (let d = 0; d < bins; d++) for (let t = 0; t < tiles; t++)
+        keys.slice(t * per, t * per + per).forEach((k) => { if (k === d) out.push({ k, t }); });
+    const colour = ['#9ecae1', '#a1d99b', '#fdae6b', '#bcbddc'];
+    const KW = 40, KG = 5, TG = 26, kx = (i) => 130 + i * (KW + KG) + Math.floor(i / per) * TG;
+    const ox = (i) => 130 + i * (KW + KG); /* the output: one array, no tiles */
+    const TX = 300, CW = 90, cx = (t) => TX + t * (CW + 10);
+    const frames = [];
+    for (let f = 0; f < 4; f++) {
+        let body = text(20, 45, 'keys', 19, 'start', 'bold');
+        keys.forEach((k, i) => body += box(kx(i), 20, KW, 40, colour[k], k, 20));
+        for (let t = 0; t < tiles; t++) body += text(kx(t * per) + (per * (KW + KG) - KG) / 2, 82, `tile ${t}`, 17);
+        if (f >= 1) {
+            body += text(20, 125, f === 1 ? '1. upsweep: each tile counts its digits' : '2. scan, digit-major: where each tile\'s run of d starts', 19, 'start', 'bold');
+            for (let t = 0; t < tiles; t++) body += text(cx(t) + CW / 2, 160, `tile ${t}`, 17);
+            for (let d = 0; d < bins; d++) {
+                body += text(cx(0) - 20, 195 + d * 44, `digit ${d}`, 17, 'end');
+                for (let t = 0; t < tiles; t++)
+                    body += box(cx(t), 170 + d * 44, CW, 36, f >= 2 ? NEW : OLD,
+                        f >= 2 ? `${start[d][t]}` : `${count[d][t]}`, 19);
+            }
+        }
+        if (f === 3) {
+            body += text(20, 375, '3. downsweep: each tile writes its runs from those places', 19, 'start', 'bold');
+            out.forEach((o, i) => {
+                body += box(ox(i), 390, KW, 40, colour[o.k], o.k, 20);
+                body += text(ox(i) + KW / 2, 450, `t${o.t}`, 15);
+            });
+        }
+        const what = ['16 keys, 2-bit digits, 4 tiles: where does each key go?',
+            'a tile reads its keys once and writes only its counts: the [digit][tile] table',
+            'one exclusive scan of the table, digit 0\'s tiles first: all of digit 0 before digit 1 ...',
+            `tile 2's keys of digit 1 start at ${start[1][2]}: each key lands at its run's start + its rank in the tile`][f];
+        body += text(W / 2, 490, what, 19);
+        frames.push(svg(505, `reduce-then-scan, frame ${f}`, body));
+    }
+    return write('reduce_then_scan', frames);
+}
+
 fs.mkdirSync(out, { recursive: true });
-const made = hillisSteele(false) + hillisSteele(true) + blelloch() + lookback() + multisplit();
+const made = hillisSteele(false) + hillisSteele(true) + blelloch() + multisplit() + reduceThenScan() + lookback();
 console.log(`diagrams: ${made} frames in ${out}`);
