@@ -11,6 +11,7 @@
 //                       the same digit, each lane's rank among them
 //   reduce_then_scan    stage 05.3's three kernels: counts a tile, the [digit][tile]
 //                       table scanned digit-major, the runs written
+//   mma_fragments       what one lane holds of an integer mma's A, B and C (stage 06.8)
 //   scan_blelloch       the work-efficient exclusive scan: up-sweep, clear the root,
 //                       down-sweep
 //   lookback            decoupled look-back: a tile walks back over the tiles before it,
@@ -281,6 +282,50 @@ function reduceThenScan() {
     return write('reduce_then_scan', frames);
 }
 
+// what one thread holds of an integer mma (m16n8k32, u8): with g = lane / 4 and
+// t = lane % 4, A words (row g and g + 8; word t and 4 + t of the 32 dimensions), B words
+// (query g; words t and 4 + t), C sums (reference g and g + 8; queries 2t, 2t + 1) - the
+// PTX manual's fragment tables, as 06_nn_histogram/imma_layout.h writes them
+function mmaFragments() {
+    const lane = 5, g = lane >> 2, t = lane & 3, CWD = 30, RH = 17;
+    const A = { x: 90, y: 200, rows: 16, cols: 8 }, B = { x: 470, y: 30, rows: 8, cols: 8 };
+    const C = { x: 470, y: 200, rows: 16, cols: 8 };
+    const mine = {
+        A: [[g, t, 'a0'], [g + 8, t, 'a1'], [g, 4 + t, 'a2'], [g + 8, 4 + t, 'a3']],
+        B: [[t, g, 'b0'], [4 + t, g, 'b1']],
+        C: [[g, 2 * t, 'c0'], [g, 2 * t + 1, 'c1'], [g + 8, 2 * t, 'c2'], [g + 8, 2 * t + 1, 'c3']],
+    };
+    function grid(m, name, held, what) {
+        let body = '';
+        const hit = new Map(held.map(([r, c, l]) => [`${r},${c}`, l]));
+        for (let r = 0; r < m.rows; r++)
+            for (let c = 0; c < m.cols; c++) {
+                const l = hit.get(`${r},${c}`);
+                body += `<rect x="${m.x + c * CWD}" y="${m.y + r * RH}" width="${CWD}" height="${RH}" ` +
+                    `fill="${l ? NEW : OLD}" stroke="${LINE}" stroke-width="0.8"/>\n`;
+                if (l) body += text(m.x + c * CWD + CWD / 2, m.y + r * RH + RH - 3, l, 14);
+            }
+        body += text(m.x + (m.cols * CWD) / 2, m.y - 8, name, 17, 'middle', 'bold');
+        return body + (what ? text(m.x + (m.cols * CWD) / 2, m.y + m.rows * RH + 22, what, 16) : '');
+    }
+    const steps = ['A', 'B', 'C'];
+    const frames = [];
+    for (let f = 0; f <= steps.length; f++) {
+        let body = grid(A, 'A: 16 references x 32 bytes', f >= 1 ? mine.A : [], 'a column: one 32-bit word, 4 dimensions');
+        body += grid(B, 'B: 32 bytes x 8 queries', f >= 2 ? mine.B : [], '');
+        body += grid(C, 'C += A B: 16 x 8 int32 sums', f >= 3 ? mine.C : [], '');
+        body += text(B.x - 20, B.y + (B.rows * RH) / 2, 'a row: one word', 16, 'end');
+        const what = [
+            'one mma.sync m16n8k32 (u8): the warp multiplies A by B into C - each lane holds a piece',
+            `lane ${lane} (g = lane / 4 = ${g}, t = lane % 4 = ${t}): A words of references g and g + 8, words t and 4 + t`,
+            `... B words of query g: words t and 4 + t - 2 registers`,
+            `... and 4 sums of C: references g and g + 8, queries 2t and 2t + 1`][f];
+        body += text(W / 2, 545, what, 18);
+        frames.push(svg(560, `mma fragments of lane ${lane}, frame ${f}`, body));
+    }
+    return write('mma_fragments', frames);
+}
+
 fs.mkdirSync(out, { recursive: true });
-const made = hillisSteele(false) + hillisSteele(true) + blelloch() + multisplit() + reduceThenScan() + lookback();
+const made = hillisSteele(false) + hillisSteele(true) + blelloch() + multisplit() + reduceThenScan() + lookback() + mmaFragments();
 console.log(`diagrams: ${made} frames in ${out}`);
