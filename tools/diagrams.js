@@ -11,6 +11,8 @@
 //                       the same digit, each lane's rank among them
 //   reduce_then_scan    stage 05.3's three kernels: counts a tile, the [digit][tile]
 //                       table scanned digit-major, the runs written
+//   bin_margins         stage 06's bins: equal widths, the exact thresholds, the margins
+//                       where a cheap guess is sure (06.2, 06.6)
 //   mma_fragments       what one lane holds of an integer mma's A, B and C (stage 06.8)
 //   scan_blelloch       the work-efficient exclusive scan: up-sweep, clear the root,
 //                       down-sweep
@@ -326,6 +328,53 @@ function mmaFragments() {
     return write('mma_fragments', frames);
 }
 
+// stage 06's bins: K equal widths of the distance between a query's nearest and
+// farthest reference; the thresholds (the smallest distance of each bin) decide exactly;
+// a cheap guess decides wherever it is farther than a margin from every threshold
+function thresholds() {
+    const K = 5, dmin = 2, dmax = 12, margin = 0.25;
+    const dists = [2.0, 3.1, 4.02, 5.5, 6.05, 8.7, 9.98, 12.0];
+    const bin = (d) => Math.min(K - 1, Math.floor((K * (d - dmin)) / (dmax - dmin)));
+    const thr = Array.from({ length: K - 1 }, (_, j) => dmin + ((j + 1) * (dmax - dmin)) / K);
+    const AX = 80, AW = 800, AY = 180, px = (d) => AX + ((d - dmin) / (dmax - dmin)) * AW;
+    const colour = ['#9ecae1', '#a1d99b', '#fdae6b', '#bcbddc', '#fdd0a2'];
+    const unsure = (d) => thr.some((x) => Math.abs(d - x) < margin);
+    const frames = [];
+    for (let f = 0; f < 4; f++) {
+        let body = '';
+        for (let b = 0; b < K; b++) {
+            const x0 = px(dmin + (b * (dmax - dmin)) / K), x1 = px(dmin + ((b + 1) * (dmax - dmin)) / K);
+            body += `<rect x="${x0}" y="${AY - 30}" width="${x1 - x0}" height="30" fill="${colour[b]}" stroke="${LINE}"/>\n`;
+            body += text((x0 + x1) / 2, AY - 8, `bin ${b}`, 18);
+        }
+        body += arrow(AX - 10, AY + 2, AX + AW + 30, AY + 2);
+        body += text(AX, AY + 28, 'nearest', 17) + text(AX + AW, AY + 28, 'farthest', 17);
+        body += text(AX + AW + 40, AY + 8, 'distance', 17, 'start');
+        if (f >= 1)
+            thr.forEach((x, j) => {
+                body += `<line x1="${px(x)}" y1="${AY - 60}" x2="${px(x)}" y2="${AY + 2}" stroke="${INK}" stroke-width="2.5"/>\n`;
+                body += text(px(x), AY - 68, `x${j + 1}`, 18, 'middle', 'bold');
+            });
+        if (f >= 2)
+            thr.forEach((x) => body += `<rect x="${px(x - margin)}" y="${AY + 40}" width="${px(x + margin) - px(x - margin)}" ` +
+                `height="60" fill="#fee0d2" stroke="none"/>\n`);
+        if (f >= 3)
+            dists.forEach((d) => {
+                const u = unsure(d);
+                body += `<circle cx="${px(d)}" cy="${AY + 70}" r="9" fill="${u ? NEW : DONE}" stroke="${LINE}"/>\n`;
+                body += text(px(d), AY + 115, `${bin(d)}`, 18, 'middle', u ? 'bold' : 'normal');
+            });
+        const what = [
+            'a query\'s K bins split the distances from its nearest to its farthest reference into equal widths',
+            'the thresholds: x_j, the smallest distance in bin j - comparing with them is exact, the rule itself',
+            'a cheap guess of the bin is sure wherever the distance is farther than a margin from every x_j',
+            'green: the guess is the bin, no lookup; orange: within a margin, compared with the thresholds'][f];
+        body += text(W / 2, 340, what, 18);
+        frames.push(svg(355, `bins, thresholds and margins, frame ${f}`, body));
+    }
+    return write('bin_margins', frames);
+}
+
 fs.mkdirSync(out, { recursive: true });
-const made = hillisSteele(false) + hillisSteele(true) + blelloch() + multisplit() + reduceThenScan() + lookback() + mmaFragments();
+const made = hillisSteele(false) + hillisSteele(true) + blelloch() + multisplit() + reduceThenScan() + lookback() + thresholds() + mmaFragments();
 console.log(`diagrams: ${made} frames in ${out}`);
