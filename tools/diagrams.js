@@ -13,6 +13,7 @@
 //                       table scanned digit-major, the runs written
 //   bin_margins         stage 06's bins: equal widths, the exact thresholds, the margins
 //                       where a cheap guess is sure (06.2, 06.6)
+//   fusion              stage 06.5's trade: distances stored and read twice, or computed twice
 //   mma_fragments       what one lane holds of an integer mma's A, B and C (stage 06.8)
 //   scan_blelloch       the work-efficient exclusive scan: up-sweep, clear the root,
 //                       down-sweep
@@ -375,6 +376,38 @@ function thresholds() {
     return write('bin_margins', frames);
 }
 
+// the fusion trade-off of stage 06.5: the unfused pipeline writes the q x r distances
+// and reads them twice; the fused one never stores them but computes them twice
+function fusion() {
+    const BW = 190, BH = 56, col = (c) => 40 + c * 240;
+    const stage = (x, y, label, fill) => box(x, y, BW, BH, fill, label, 18);
+    const mem = (x, y, label) => `<rect x="${x}" y="${y}" width="${BW}" height="${BH}" rx="14" ` +
+        `fill="#fee0d2" stroke="${LINE}" stroke-width="1.5" stroke-dasharray="6 4"/>\n` + text(x + BW / 2, y + 35, label, 18);
+    const frames = [];
+    for (let f = 0; f < 3; f++) {
+        let body = text(20, 40, 'unfused (06.4)', 20, 'start', 'bold');
+        body += stage(col(0), 60, 'distances', OLD) + arrow(col(0) + BW, 88, col(1) - 4, 88);
+        body += mem(col(1), 60, 'q x r floats') + arrow(col(1) + BW, 88, col(2) - 4, 88);
+        body += stage(col(2), 60, 'min / max', OLD) + arrow(col(2) + BW, 88, col(3) - 4, 88);
+        body += stage(col(3), 60, 'histogram', OLD);
+        body += `<path d="M ${col(1) + BW / 2} ${60 + BH} Q ${col(2) + BW / 2} ${60 + BH + 70} ${col(3) + BW / 2} ${60 + BH + 2}" ` +
+            `fill="none" stroke="${LINE}" stroke-width="2" marker-end="url(#arrow)"/>\n`;
+        body += text(W / 2, 215, 'the distances go to memory once (4qr bytes) and are read twice (8qr): 12qr bytes', 18);
+        if (f >= 1) {
+            body += text(20, 270, 'fused (06.5)', 20, 'start', 'bold');
+            body += stage(col(0), 290, 'pass 1: distances', NEW) + arrow(col(0) + BW, 318, col(1) - 4, 318);
+            body += stage(col(1), 290, 'keep min / max', NEW) + arrow(col(1) + BW, 318, col(2) - 4, 318);
+            body += stage(col(2), 290, 'pass 2: distances', NEW) + arrow(col(2) + BW, 318, col(3) - 4, 318);
+            body += stage(col(3), 290, 'bin in shared', NEW);
+            body += text(W / 2, 380, 'no distance leaves the multiprocessor: 0 bytes of them - but each is computed twice (2 x 2dqr operations)', 17);
+        }
+        if (f >= 2)
+            body += text(W / 2, 430, 'fusion pays where the distances were bound by memory, not where the arithmetic was: measure it', 18, 'middle', 'bold');
+        frames.push(svg(450, `fusion, frame ${f}`, body));
+    }
+    return write('fusion', frames);
+}
+
 fs.mkdirSync(out, { recursive: true });
-const made = hillisSteele(false) + hillisSteele(true) + blelloch() + multisplit() + reduceThenScan() + lookback() + thresholds() + mmaFragments();
+const made = hillisSteele(false) + hillisSteele(true) + blelloch() + multisplit() + reduceThenScan() + lookback() + thresholds() + fusion() + mmaFragments();
 console.log(`diagrams: ${made} frames in ${out}`);
