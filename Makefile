@@ -105,7 +105,7 @@ endif
 # a second make (BUILD_ALL), which prints them - after their own checks, so that a target
 # refused for a missing tool or GPU prints no flags at all.
 ifeq ($(filter clean diff diff06 steps help tables plots slides run test sanitize bench profile \
-               limits device-check handout grade,$(MAKECMDGOALS)),)
+               limits device-check handout grade race,$(MAKECMDGOALS)),)
 $(info [build] ARCH = $(ARCH)  ($(ARCH_SOURCE)))
 $(info [build] CC   = $(CC) $(CFLAGS))
 $(info [build] NVCC = $(NVCC) $(NVCCFLAGS))
@@ -142,7 +142,7 @@ SORT_STAGES := $(sort $(patsubst %/,%,$(dir $(wildcard [0-9][0-9]_*/radix_sort.c
 OTHER_STAGES := $(sort $(patsubst %/,%,$(dir $(wildcard [0-9][0-9]_*/rules.mk))))
 STAGES := $(sort $(SORT_STAGES) $(OTHER_STAGES))
 
-COMMON_C := $(filter-out common/driver.c common/one_step.c,$(wildcard common/*.c))
+COMMON_C := $(filter-out common/driver.c common/one_step.c common/race.c,$(wildcard common/*.c))
 COMMON_CU := $(wildcard common/*.cu)
 COMMON_OBJ := $(COMMON_C:%.c=$(BUILD)/obj/%.o) $(COMMON_CU:%.cu=$(BUILD)/obj/%.o)
 LIBCOMMON := $(BUILD)/lib/libcommon.a
@@ -177,7 +177,7 @@ CPU_TESTS := $(BUILD)/tests/test_harness $(BUILD)/tests/test_01_sequential $(BUI
 TEST_SUPPORT_C := tests/sort_battery.c
 TEST_SUPPORT_CU := $(wildcard tests/gpu_*.cu)
 
-.PHONY: all run test sanitize bench profile plots slides tables diff diff06 steps limits clean help \
+.PHONY: all run test sanitize bench profile plots slides tables diff diff06 steps limits clean help race \
         device-check handout grade $(STAGES)
 .DEFAULT_GOAL := all
 
@@ -276,6 +276,32 @@ $(BUILD)/bin/limits: $(BUILD)/obj/tools/limits.o $(LIBCOMMON)
 	$(call say,LINK,$@)
 	$(Q)$(NVCC) $(GENCODE) $^ -o $@ $(LDLIBS)
 
+# The grader's race (tools/grade.sh): make race RACE_FILE=<a step's file> RACE_COURSE=<the
+# course's copy of it> builds build/race/race, in which the course's copy and this tree's
+# file - a student's - sort the same keys in turn (common/race.c): both renamed as the steps
+# of a stage's program are, the course's as step 1, the student's as step 2.
+RACE := $(BUILD)/race
+RACE_STAGE := $(firstword $(subst /, ,$(RACE_FILE)))
+race_object = $(if $(filter %.c,$(1)),$(CC) $(CFLAGS),$(NVCC) $(NVCCFLAGS)) \
+    $(call STEP_RENAMES,$(2)) -c $(1) -o $(3) && \
+    objcopy -w --keep-global-symbol='step$(2)_*' --keep-global-symbol='DW.ref.*' $(3)
+race: $(if $(RACE_FILE),$(RACE)/race)
+	@[ -n "$(RACE_FILE)" ] || { echo "make race: RACE_FILE=<a step's file> RACE_COURSE=<the course's copy of it> (make grade runs it)" >&2; exit 2; }
+ifneq ($(filter $(SORT_STAGES),$(RACE_STAGE)),)
+$(RACE)/course.o: $(RACE_COURSE) $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(call say,RACE,$< (the course))
+	$(Q)$(call race_object,$<,1,$@) || { rm -f $@; exit 1; }
+$(RACE)/work.o: $(RACE_FILE) $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(call say,RACE,$< (the student))
+	$(Q)$(call race_object,$<,2,$@) || { rm -f $@; exit 1; }
+$(RACE)/race: $(RACE)/course.o $(RACE)/work.o $(BUILD)/obj/common/race.o $(LIBCOMMON)
+	@mkdir -p $(@D)
+	$(call say,LINK,$@)
+	$(Q)$(NVCC) $(GENCODE) $^ -o $@ $(LDLIBS)
+endif
+
 include $(wildcard [0-9][0-9]_*/rules.mk)
 
 # ---- running ------------------------------------------------------------------
@@ -325,6 +351,7 @@ slides:
 	@tools/slides.sh
 
 tables:
+	@tools/expected-ranges.sh
 	@tools/readme-tables.sh README.md INSTRUCTOR.md $(wildcard [0-9][0-9]_*/README.md) $(wildcard slides/[0-9][0-9]_*.md)
 
 device-check:

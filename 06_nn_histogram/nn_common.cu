@@ -441,13 +441,19 @@ extern "C" int nn_run_version(nn_device *dev, int version, int reduce, uint32_t 
         return -1;
     }
     version = nn_version_runs_as(dev, version);
+    nn_run_given(dev, versions[version - 1], reduce, hist, timing);
+    timing->ran_version = version;
+    return 0;
+}
+
+extern "C" void nn_run_given(nn_device *dev, const nn_version *v, int reduce, uint32_t *hist,
+                             nn_timing *timing)
+{
     report_clear(&dev->report, 1);
     nn_clear_results(dev);
     step_timer_start(&dev->timer);
-    versions[version - 1]->run(dev, reduce);
+    v->run(dev, reduce);
     nn_timer_flush(dev);
     nn_timing_from_report(dev, timing);
-    timing->ran_version = version;
     nn_download_hist(dev, hist);
-    return 0;
 }

@@ -51,6 +51,15 @@ typedef struct {
 extern const nn_version nn_version_1, nn_version_2, nn_version_3, nn_version_4, nn_version_5,
     nn_version_6, nn_version_7, nn_version_8, nn_version_9, nn_version_10;
 
+/* Runs the version v describes on the whole problem, as nn_run_version runs version N
+ * (timing->ran_version is left as it was): the grader's race (race.c) runs a student's
+ * copy of a version this way, beside the course's. */
+#ifdef __cplusplus
+extern "C"
+#endif
+void nn_run_given(nn_device *dev, const nn_version *v, int reduce, uint32_t *hist,
+                  nn_timing *timing);
+
 #define FULL_MASK 0xFFFFFFFFu
 #define PER_THREAD_HISTS 64 /* versions 1-2: threads (and histograms) per query, as in the report */
 

@@ -34,3 +34,28 @@ $(BUILD)/tests/test_06_nn_histogram: $(BUILD)/obj/tests/test_06_nn_histogram.o $
 	@mkdir -p $(@D)
 	$(call say,LINK,$@)
 	$(Q)$(NVCC) $(GENCODE) $^ -o $@ -lcublas $(LDLIBS)
+
+# The grader's race (make race, in the top-level Makefile) for version K: the course's copy
+# of vK_*.cu in place of this tree's, which is a student's, renamed nn_version_work.
+ifeq ($(RACE_STAGE),$(S06))
+RACE_VERSION := $(patsubst v%,%,$(firstword $(subst _, ,$(notdir $(RACE_FILE)))))
+$(RACE)/course.o: $(RACE_COURSE) $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(call say,RACE,$< (the course))
+	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
+$(RACE)/work.o: $(RACE_FILE) $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(call say,RACE,$< (the student))
+	$(Q)$(NVCC) $(NVCCFLAGS) -Dnn_version_$(RACE_VERSION)=nn_version_work -c $< -o $@
+	$(Q)objcopy -w --keep-global-symbol=nn_version_work --keep-global-symbol='DW.ref.*' $@ || \
+	    { rm -f $@; exit 1; }
+$(RACE)/race.o: $(S06)/race.c $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS) -DRACE_VERSION=$(RACE_VERSION) -c $< -o $@
+$(RACE)/race: $(RACE)/race.o $(RACE)/course.o $(RACE)/work.o $(S06_COMMON) \
+              $(filter-out $(BUILD)/obj/$(RACE_FILE:.cu=.o),$(S06_GPU)) $(LIBCOMMON)
+	@mkdir -p $(@D)
+	$(call say,LINK,$@)
+	$(Q)$(NVCC) $(GENCODE) $^ -o $@ -lcublas $(LDLIBS)
+endif

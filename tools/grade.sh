@@ -7,12 +7,12 @@
 # handout (tools/handout.sh), and measures:
 #   correctness  the step's test program (the sort battery, the unit tests; for step K of a
 #                stage of several steps, test_<stage>_K): checks passed of checks run;
-#   speed        the student's program and the course's (the step's reference file, as
-#                `make` builds it) in turn, three times each, on the same input (the
-#                step's defaults - with --step K in a stage of several steps -, GRADE_N
-#                keys, the same seed), the fastest run of each:
-#                the student's time over the reference's - a ratio, so that the band
-#                holds on any GPU or CPU.
+#   speed        the student's file and the course's, built into one program (`make
+#                race`: common/race.c, stage 06's race.c), sort the same GRADE_N uniform
+#                keys at the step's defaults in turn - three rounds of 5 runs each, who
+#                goes first changing - in the same process: the median of the student's
+#                times over the median of the course's, a ratio, so that the band holds
+#                on any GPU or CPU.  No ratio where the two outputs differ.
 # Score out of 100: 70 for correctness (in proportion), 30 for speed - all of it within
 # GRADE_BAND (default 1.25) times the reference's time, none at twice the band or
 # slower, in proportion between, and none unless every check passed.  The last line:
@@ -42,11 +42,11 @@ case $file in
     k=${file##*/v}; k=${k%%_*}
     step_args="--version $k" ;;
 esac
-# the timed runs' input and the field of their RESULT line that holds the time
+# the race's input, and a small run of the course's program that says whether there is a GPU
 if [ "$stage" = 06_nn_histogram ]; then
-    size_args="-q ${GRADE_Q:-1000} --no-cublas" probe_args="-q 8 -r 1000 --no-cublas" field=ms
+    race_args="-q ${GRADE_Q:-1000}" probe_args="-q 8 -r 1000 --no-cublas"
 else
-    size_args="-n ${GRADE_N:-16777217} --no-cub" probe_args="-n 1000 --no-cub" field=min_ms
+    race_args="-n ${GRADE_N:-16777217}" probe_args="-n 1000 --no-cub"
 fi
 if [ -d "$work" ]; then
     for f in "$work"/*; do
@@ -65,8 +65,8 @@ grade() { # CHECKS SPEED SCORE [WHY]
     exit $?
 }
 
-# the course's own program of the step: the speed reference, and where to learn, before
-# building anything, whether the step needs a GPU that is not here
+# the course's own program of the step: where to learn, before building anything, whether
+# the step needs a GPU that is not here
 reference=build/bin/$stage
 make -s --no-print-directory "$reference" >/dev/null 2>&1 ||
     { echo "make grade: the course's own build of $stage failed (run make)" >&2; exit 2; }
@@ -86,13 +86,15 @@ elif [ -f "$stage/${work##*/}" ]; then
 else
     cp "$work" "$scratch/work/$file"
 fi
-if ! (cd "$scratch/work" && make -j"$(nproc)" all) >"$scratch/build.log" 2>&1; then
+# a step with no CUDA file (stage 01) runs nothing on a GPU: one architecture builds faster
+arch_args=()
+ls "$stage"/*.cu >/dev/null 2>&1 || arch_args=(ARCH=sm_80)
+if ! (cd "$scratch/work" && make -j"$(nproc)" "${arch_args[@]}" all) >"$scratch/build.log" 2>&1; then
     why=$(grep -m1 -E 'error' "$scratch/build.log" | sed "s|$scratch/work/||g")
     echo "make grade: the student's file does not build; the build's first error:" >&2
     echo "  ${why:-see the build}" >&2
     grade 0/0 NA 0 "build failed"
 fi
-student=$scratch/work/build/bin/$stage
 
 # correctness: the step's test program
 test_out=$(cd "$scratch/work" && timeout "$limit" "$test_program" 2>&1)
@@ -107,28 +109,29 @@ read -r run failed < <(sed -E 's/.*: ([0-9]+) checks, ([0-9]+) failed/\1 \2/' <<
 passed=$((run - failed))
 grep -E '^ *FAIL' <<<"$test_out" | head -n 5 | sed 's/^ */  first failures: /' >&2
 
-# speed: the fastest of three runs each, in turn, same input
-fastest() { # PROGRAM: its time (min_ms; stage 06: ms, the median) at the step's defaults
-    timeout "$limit" "$1" $step_args $size_args --runs 5 2>/dev/null |
-        sed -n "s/^RESULT .* $field=\([0-9.]*\) .*/\1/p"
-}
-smaller() { # A B: the smaller of two times, either of which may be missing (empty)
-    awk -v a="$1" -v b="$2" 'BEGIN { print (b != "" && (a == "" || b + 0 < a + 0)) ? b : a }'
-}
-best_s="" best_r=""
-for round in 1 2 3; do
-    best_s=$(smaller "$best_s" "$(fastest "$student")")
-    best_r=$(smaller "$best_r" "$(fastest "$reference")")
-done
-if [ -z "$best_s" ] || [ -z "$best_r" ]; then
-    speed=NA speed_points=0
+# speed: the student's file against the course's, in one program (make race)
+speed=NA speed_points=0 race_line=""
+course_file=$PWD/$file
+if (cd "$scratch/work" && make -s --no-print-directory "${arch_args[@]}" race RACE_FILE="$file" \
+        RACE_COURSE="$course_file") >"$scratch/race.log" 2>&1; then
+    race_line=$(timeout "$limit" "$scratch/work/build/race/race" $race_args 2>&1 | grep '^RACE ')
 else
-    speed=$(awk -v s="$best_s" -v r="$best_r" 'BEGIN { printf "%.2f", s / r }')
-    speed_points=$(awk -v x="$speed" -v b="$band" \
-        'BEGIN { p = x <= b ? 30 : (x >= 2 * b ? 0 : 30 * (2 * b - x) / b); printf "%d", p }')
+    echo "make grade: the race of the student's file against the course's did not build:" >&2
+    grep -m1 -E 'error' "$scratch/race.log" | sed "s|$scratch/work/||g; s/^/  /" >&2
 fi
+case $race_line in
+*" same_output=1")
+    speed=$(sed -E 's/.* ratio=([0-9.]+) .*/\1/' <<<"$race_line")
+    speed=$(awk -v x="$speed" 'BEGIN { printf "%.2f", x }')
+    speed_points=$(awk -v x="$speed" -v b="$band" \
+        'BEGIN { p = x <= b ? 30 : (x >= 2 * b ? 0 : 30 * (2 * b - x) / b); printf "%d", p }') ;;
+*" same_output=0")
+    echo "make grade: the student's output differs from the course's on the race's input: no speed points" >&2 ;;
+*)
+    echo "make grade: the race gave no time${race_line:+: $race_line}" >&2 ;;
+esac
 [ "$failed" -eq 0 ] && [ "$run" -gt 0 ] || speed_points=0
 score=$(awk -v p="$passed" -v r="$run" -v sp="$speed_points" \
     'BEGIN { printf "%d", (r > 0 ? int(70 * p / r) : 0) + sp }')
-echo "make grade: reference ${best_r:-?} ms, student ${best_s:-?} ms ($size_args, fastest of 3 x 5 runs); band ${band}x" >&2
+[ -z "$race_line" ] || echo "make grade: $race_line (band ${band}x)" >&2
 grade "$passed/$run" "$speed" "$score"

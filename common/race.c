@@ -1,0 +1,133 @@
+/*
+ * race.c - main() of the grader's speed race (tools/grade.sh, `make grade`).
+ *
+ * The course's file of one step and a student's copy of the same file are built
+ * into one program, renamed as the build renames the steps of a stage (sort_stage.h,
+ * STEP_DECLARE): the course's as step 1, the student's as step 2.  Both sort the
+ * same keys, in turn, in this one process: on the same GPU, in the same state, so
+ * that the ratio of their times is the grade, whatever the GPU.  Each time is the one
+ * the stage reports for its sort (the steps' CUDA events; allocation and transfers
+ * apart), as the driver reports it; the runs are paired, and the grade is the
+ * median of their ratios, student / course (race_pairs in stats.h says why).
+ *
+ *   race [-n N] [--seed S] [--runs M]
+ *   RACE n=16777217 runs=15 course_ms=0.520 work_ms=0.533 ratio=1.03 same_output=1
+ *
+ * Uniform keys at the step's default options.  Exit 0; 1 when the two outputs
+ * differ (a time is then no grade); 2 for bad usage; 77 where the step needs a GPU
+ * and there is none.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+#include "keys.h"
+#include "options.h"
+#include "sort_stage.h"
+#include "stats.h"
+
+STEP_DECLARE(1)
+STEP_DECLARE(2)
+
+enum { COURSE = 0, WORK = 1 }; /* race_pairs's order */
+
+static const stage_step RACERS[2] = {STEP_ENTRY(1), STEP_ENTRY(2)};
+
+typedef struct {
+    size_t n;
+    uint64_t seed;
+    int runs; /* timed sorts by each */
+} race_config;
+
+static void usage_error(const char *message)
+{
+    fprintf(stderr, "race: error: %s\n", message);
+    fprintf(stderr, "usage: race [-n N] [--seed S] [--runs M]\n");
+    exit(2);
+}
+
+static race_config parse_args(int argc, char **argv)
+{
+    race_config c = {N_DEFAULT, SEED_DEFAULT, 15};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (i + 1 >= argc)
+            usage_error("an option without its value, or an unknown option");
+        uint64_t v;
+        const char *text = argv[++i];
+        if (!strcmp(a, "-n") && !parse_number(text, 1, N_MAX, &v))
+            c.n = (size_t)v;
+        else if (!strcmp(a, "--seed") && !parse_number(text, 0, UINT64_MAX, &v))
+            c.seed = v;
+        else if (!strcmp(a, "--runs") && !parse_number(text, 1, RACE_MAX_RUNS, &v))
+            c.runs = (int)v;
+        else
+            usage_error("an unknown option, or a value out of its range");
+    }
+    return c;
+}
+
+/* What each sort of the race needs. */
+typedef struct {
+    const uint32_t *keys;
+    uint32_t *out[2];
+    size_t n;
+    const sort_options *opt;
+} race_input;
+
+/* One sort by the course's file (COURSE) or the student's (WORK): its time in ms, or exit
+ * with the stage's message. */
+static double sort_once(int who, void *state)
+{
+    const race_input *in = state;
+    const stage_step *s = &RACERS[who];
+    sort_report rep;
+    char err[256] = "";
+    if (s->sort(in->keys, in->out[who], in->n, in->opt, &rep, err, sizeof err)) {
+        fprintf(stderr, "race: error: %s's sort: %s\n", who == COURSE ? "the course" : "the work",
+                err);
+        exit(3);
+    }
+    return report_total_ms(&rep, s->info->nsteps);
+}
+
+int main(int argc, char **argv)
+{
+    race_config c = parse_args(argc, argv);
+    const stage_info *info = RACERS[COURSE].info;
+    sort_options opt = info->defaults;
+    char err[256];
+    if (check_option_ranges(info, &opt, err, sizeof err) ||
+        RACERS[COURSE].check_options(&opt, c.n, err, sizeof err) ||
+        RACERS[WORK].check_options(&opt, c.n, err, sizeof err))
+        usage_error(err);
+    if (info->needs_gpu) {
+        gpu_require("race");
+        if (gpu_require_memory(RACERS[COURSE].device_bytes(&opt, c.n), "the race", err,
+                               sizeof err))
+            usage_error(err);
+    }
+
+    uint32_t *keys = malloc(c.n * sizeof *keys);
+    race_input in = {keys, {malloc(c.n * sizeof *keys), malloc(c.n * sizeof *keys)}, c.n, &opt};
+    if (!keys || !in.out[COURSE] || !in.out[WORK])
+        usage_error("not enough host memory");
+    make_keys(keys, c.n, DIST_UNIFORM, c.seed);
+    fill_garbage(in.out[COURSE], c.n, 1);
+    fill_garbage(in.out[WORK], c.n, 2);
+
+    /* the warm-ups: their outputs are the ones compared */
+    sort_once(COURSE, &in);
+    sort_once(WORK, &in);
+    int same = !memcmp(in.out[COURSE], in.out[WORK], c.n * sizeof *keys);
+
+    double course_ms, work_ms, ratio;
+    race_pairs(sort_once, &in, c.runs, &course_ms, &work_ms, &ratio);
+    printf("RACE n=%zu runs=%d course_ms=%.4f work_ms=%.4f ratio=%.3f same_output=%d\n", c.n,
+           c.runs, course_ms, work_ms, ratio, same);
+    free(keys);
+    free(in.out[COURSE]);
+    free(in.out[WORK]);
+    return same ? 0 : 1;
+}
