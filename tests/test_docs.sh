@@ -11,6 +11,12 @@ trap 'rm -rf "$tmp"' EXIT
 failures=0 checks=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
+# the instructor's expected ranges, made from the GPUs' stages.csv (make tables)
+checks=$((checks + 1))
+tools/expected-ranges.sh "$tmp/expected_ranges.csv" 2>"$tmp/err" &&
+    cmp -s "$tmp/expected_ranges.csv" results/expected_ranges.csv ||
+    fail "results/expected_ranges.csv is stale against the stages.csv it is made from (run make tables) $(cat "$tmp/err")"
+
 for md in README.md INSTRUCTOR.md [0-9][0-9]_*/README.md slides/[0-9][0-9]_*.md; do
     checks=$((checks + 1))
     copy="$tmp/$(echo "$md" | tr / _)"

@@ -1,10 +1,16 @@
 # readme-tables.awk - the program of tools/readme-tables.sh (with tools/csv.awk):
 # copies a README, replacing what stands between each "<!-- table CSV COLUMNS... -->"
 # marker and "<!-- end table -->" with a Markdown table made from the CSV.
-function header_name(col) {
+function header_name(col,    title) {
     if (col == "gkeys_s") return "Gkeys/s"
     if (col == "vs_cub") return "vs CUB (x its time)"
     if (col == "vs_cublas") return "vs cuBLAS (x its time)"
+    # results/expected_ranges.csv: a ratio on one GPU (vs_cub_h100), or the range of them
+    if (col ~ /^vs_(cub|previous)_/) {
+        title = col ~ /^vs_cub_/ ? "vs CUB" : "vs the step before"
+        sub(/^vs_(cub|previous)_/, "", col)
+        return title ", " (col == "range" ? "range" : toupper(col))
+    }
     if (col == "imma_tops") return "int8 mma (T operations/s)"
     if (col == "shared_atomics_per_s") return "shared-memory atomics (/s)"
     if (col ~ /_ms$/) { sub(/_ms$/, "", col); col = col " (ms)" }
