@@ -86,18 +86,19 @@ for f in "$stage"/*; do
     case ${f##*/} in ANSWERS.md) ;; *) later "$f" || cp -r "$f" "$out/$stage/" ;; esac
 done
 cp "$stubs"/* "$out/$stage/"
+up_to_step() { # the lines of stdin that name a step number (STEP_ENTRY(3)) up to this one
+    awk -v k="$step_number" '{ n = $0; gsub(/[^0-9]/, "", n) } n + 0 <= k'
+}
 if [[ $file == */step[0-9]_*.cu ]]; then # the program's table of steps: this one and those before
     {
         echo "/* $stage/steps.c - the steps of this handout, 1 to $step_number (STAGE_STEPS in"
         echo " * common/sort_stage.h); build/bin/$stage sorts with the last, or --step K. */"
         echo '#include "sort_stage.h"'
         echo
-        grep -E '^STEP_DECLARE(_PAIRS)?\([0-9]+\)' "$stage/steps.c" |
-            awk -v k="$step_number" '{ n = $0; gsub(/[^0-9]/, "", n) } n + 0 <= k'
+        grep -E '^STEP_DECLARE(_PAIRS)?\([0-9]+\)' "$stage/steps.c" | up_to_step
         echo
         printf 'const stage_step STAGE_STEPS[] = {%s};\n' "$(grep -oE 'STEP_ENTRY(_PAIRS)?\([0-9]+\)' \
-            "$stage/steps.c" | awk -v k="$step_number" '{ n = $0; gsub(/[^0-9]/, "", n) } n + 0 <= k' |
-            paste -sd, - | sed 's/,/, /g')"
+            "$stage/steps.c" | up_to_step | paste -sd, - | sed 's/,/, /g')"
         echo "const int STAGE_STEP_COUNT = $step_number;"
     } >"$out/$stage/steps.c"
 fi
