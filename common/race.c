@@ -10,12 +10,12 @@
  * apart), as the driver reports it; the runs are paired, and the grade is the
  * median of their ratios, student / course (race_pairs in stats.h says why).
  *
- *   race [-n N] [--seed S] [--runs M]
- *   RACE n=16777217 runs=15 course_ms=0.520 work_ms=0.533 ratio=1.03 same_output=1
+ *   race [-n N] [--dist D] [--seed S] [--runs M]
+ *   RACE n=16777217 dist=uniform runs=15 course_ms=0.520 work_ms=0.533 ratio=1.03 same_output=1
  *
- * Uniform keys at the step's default options.  Exit 0; 1 when the two outputs
- * differ (a time is then no grade); 2 for bad usage; 77 where the step needs a GPU
- * and there is none.
+ * Keys of distribution D (default uniform; keys.h), at the step's default options.
+ * Exit 0; 1 when the two outputs differ (a time is then no grade); 2 for bad usage;
+ * 77 where the step needs a GPU and there is none.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +36,7 @@ static const stage_step RACERS[2] = {STEP_ENTRY(1), STEP_ENTRY(2)};
 
 typedef struct {
     size_t n;
+    key_dist dist;
     uint64_t seed;
     int runs; /* timed sorts by each */
 } race_config;
@@ -43,13 +44,13 @@ typedef struct {
 static void usage_error(const char *message)
 {
     fprintf(stderr, "race: error: %s\n", message);
-    fprintf(stderr, "usage: race [-n N] [--seed S] [--runs M]\n");
+    fprintf(stderr, "usage: race [-n N] [--dist D] [--seed S] [--runs M]\n");
     exit(2);
 }
 
 static race_config parse_args(int argc, char **argv)
 {
-    race_config c = {N_DEFAULT, SEED_DEFAULT, 15};
+    race_config c = {N_DEFAULT, DIST_UNIFORM, SEED_DEFAULT, 15};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (i + 1 >= argc)
@@ -58,6 +59,8 @@ static race_config parse_args(int argc, char **argv)
         const char *text = argv[++i];
         if (!strcmp(a, "-n") && !parse_number(text, 1, N_MAX, &v))
             c.n = (size_t)v;
+        else if (!strcmp(a, "--dist") && !dist_from_name(text, &c.dist))
+            continue;
         else if (!strcmp(a, "--seed") && !parse_number(text, 0, UINT64_MAX, &v))
             c.seed = v;
         else if (!strcmp(a, "--runs") && !parse_number(text, 1, RACE_MAX_RUNS, &v))
@@ -113,7 +116,7 @@ int main(int argc, char **argv)
     race_input in = {keys, {malloc(c.n * sizeof *keys), malloc(c.n * sizeof *keys)}, c.n, &opt};
     if (!keys || !in.out[COURSE] || !in.out[WORK])
         usage_error("not enough host memory");
-    make_keys(keys, c.n, DIST_UNIFORM, c.seed);
+    make_keys(keys, c.n, c.dist, c.seed);
     fill_garbage(in.out[COURSE], c.n, 1);
     fill_garbage(in.out[WORK], c.n, 2);
 
@@ -124,8 +127,8 @@ int main(int argc, char **argv)
 
     double course_ms, work_ms, ratio;
     race_pairs(sort_once, &in, c.runs, &course_ms, &work_ms, &ratio);
-    printf("RACE n=%zu runs=%d course_ms=%.4f work_ms=%.4f ratio=%.3f same_output=%d\n", c.n,
-           c.runs, course_ms, work_ms, ratio, same);
+    printf("RACE n=%zu dist=%s runs=%d course_ms=%.4f work_ms=%.4f ratio=%.3f same_output=%d\n",
+           c.n, dist_name(c.dist), c.runs, course_ms, work_ms, ratio, same);
     free(keys);
     free(in.out[COURSE]);
     free(in.out[WORK]);
