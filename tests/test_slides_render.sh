@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# test_slides_render.sh - every deck of slides/ rendered in a real browser: marp-cli
+# test_slides_render.sh - the decks' Markdown and theme checked (speaker notes on every
+# slide, tables of at most 8 x 6, no text under 18 px), then every deck of slides/
+# rendered in a real browser: marp-cli
 # draws each slide to a PNG through headless Chromium; the number of PNGs must equal the
 # number of slides in the Markdown, and no slide may be blank or draw in the outer edge
 # of its page (tools/check-slide-pngs.js looks at the pixels).  Skipped (exit 77, one
@@ -9,6 +11,44 @@
 set -u
 cd "$(dirname "$0")/.."
 . tools/slides-env.sh
+
+# First what the Markdown and the theme say, on any machine (these fail, never skip):
+# every slide has speaker notes (an HTML comment that is not a marker or a directive),
+# no table has more than 8 rows or 6 columns (split it), and the theme sets no text
+# smaller than 18 px - a slide read from the back of a room.
+static_fail=0
+for deck in slides/[0-9][0-9]_*.md; do
+    while read -r line; do
+        echo "FAIL: $deck: $line"; static_fail=$((static_fail + 1))
+    done < <(awk '
+        function end_slide() {
+            if (slide > 0 && !notes) print "slide " slide " (" title ") has no speaker notes"
+        }
+        function end_table() {
+            if (rows > 8 || cols > 6)
+                print "slide " slide " (" title "): a table of " rows " rows x " cols " columns (at most 8 x 6)"
+            rows = 0; cols = 0; intable = 0
+        }
+        NR == 1 && /^---$/ { front = 1; next }
+        front { if (/^---$/) { front = 0; slide = 1 } ; next }
+        /^```/ { code = !code; next }
+        code { next }
+        /^---$/ { end_table(); end_slide(); slide++; notes = 0; title = ""; next }
+        /^#+ / && title == "" { title = $0; sub(/^#+ /, "", title) }
+        /^<!--$/ { notes = 1 }
+        /^\|/ { if (!intable) { intable = 1; n = split($0, cells, "|"); cols = n - 2 }
+                else if ($0 !~ /^\| *---/) rows++
+                next }
+        intable { end_table() }
+        END { end_table(); end_slide() }' "$deck")
+done
+while read -r size; do
+    echo "FAIL: slides/course.css sets a font-size of ${size}px (at least 18)"; static_fail=$((static_fail + 1))
+done < <(grep -o 'font-size: *[0-9]*px' slides/course.css | grep -o '[0-9]*' | awk '$1 < 18')
+if [ "$static_fail" -gt 0 ]; then
+    echo "test_slides_render: $static_fail failed in the decks' Markdown and theme (not rendered)"
+    exit 1
+fi
 chrome=$(find_chromium)
 if [ ! -x slides/node_modules/.bin/marp ] || ! command -v node >/dev/null 2>&1; then
     echo "SKIP: marp-cli is not installed in slides/ (run tools/setup-slides.sh)"; exit 77
