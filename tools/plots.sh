@@ -36,13 +36,20 @@ label() {
     echo "$machine, $dates"
 }
 
+# Drawn for a slide of 1280 x 720 at full width (1100 x 560, 18-pixel text, the size the
+# decks show them at), in colours that stay apart on a projector and for colour-blind
+# readers (Okabe and Ito's palette, without its yellow), with thick lines.
+palette=$(i=0; for c in 0072B2 D55E00 009E73 CC79A7 E69F00 56B4E9 000000 7F7F7F; do
+    i=$((i + 1)); echo "set linetype $i lc rgb '#$c' lw 3 pt 7 ps 1.3"; done
+    echo "set linetype cycle 8")
+
 # render NAME: the gnuplot commands on stdin, drawn as SVG; the font gets a generic fallback
 render() {
     local name=$1 script
     script=$(cat)
-    printf '%s\nset output "%s"\nset termoption noenhanced\nset grid\nset key top left\n%s\n' \
-        "set terminal svg size 800,480 dynamic font 'Liberation Sans,13' background rgb 'white'" \
-        "$tmp/$name.svg" "$script" | gnuplot || { echo "plots: gnuplot failed on $name" >&2; exit 1; }
+    printf '%s\nset output "%s"\nset termoption noenhanced\nset grid\nset key top left\n%s\n%s\n' \
+        "set terminal svg size 1100,560 dynamic font 'Liberation Sans,18' background rgb 'white'" \
+        "$tmp/$name.svg" "$palette" "$script" | gnuplot || { echo "plots: gnuplot failed on $name" >&2; exit 1; }
     sed 's/font-family="Liberation Sans"/font-family="Liberation Sans, sans-serif"/g' "$tmp/$name.svg" >"$out/$name.svg"
     echo "  $out/$name.svg"
     made=$((made + 1))
@@ -69,7 +76,7 @@ set xlabel "$xl"; set ylabel "$yl"; set datafile separator "\t"; set key $key
 $([ "${log#*x}" != "$log" ] && echo "set logscale x 2; set format x '2^%L'")
 $([ "${log#*X}" != "$log" ] && echo "set logscale x 10")
 $([ "${log#*y}" != "$log" ] && echo "set logscale y")
-plot for [i=0:$((blocks - 1))] "$tmp/$name.dat" index i using 1:2 with linespoints lw 2 pt 7 title columnheader(1)
+plot for [i=0:$((blocks - 1))] "$tmp/$name.dat" index i using 1:2 with linespoints lt (i + 1) title columnheader(1)
 EOF
 }
 
@@ -96,7 +103,7 @@ bars() {
 set title "$title\n$(label "$csv")"
 set ylabel "$yl"; set logscale y
 set style data histograms; set style histogram clustered gap 1; set style fill solid 0.85 border -1
-set xtics rotate by -25; set key top right
+set xtics rotate by 45 right; set key outside top center horizontal
 plot $plot
 EOF
 }
@@ -117,7 +124,7 @@ for dir in "${dirs[@]}"; do
     [ -f "$r/sizes.csv" ] && cub_rate=$(cols "$r/sizes.csv" "n cub_ms" "stage=05_warp_shuffle" |
         awk -F'\t' '{ printf "CUB (same runs as 05)\t%s\t%.4f\n", $1, $1 / $2 / 1e6 }')
     lines "$r/sizes.csv" sizes "How cost grows: keys per second against the number of keys" \
-        n gkeys_s stage "keys (n)" "Gkeys/s" "" xy "$cub_rate"
+        n gkeys_s stage "keys (n)" "Gkeys/s" "" xy "$cub_rate" "" "top left"
     lines "$r/sweep01_bits.csv" sweep01_bits "Stage 01: the digit width (sequential, plain mode)" \
         bits sort_ms mode "digit width (bits)" "sort (ms)" "mode=plain"
     lines "$r/sweep02_bits.csv" sweep02_bits "Stage 02: the digit width (host scatter, GPU histogram and scan)" \
