@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_slides_render.sh - the decks' Markdown and theme checked (speaker notes on every
 # slide, tables of at most 8 x 6, no text under 18 px), then every deck of slides/
-# rendered in a real browser: marp-cli
+# laid out in a real browser (tools/check-slide-dom.js: every image loads, no text under
+# 18 px), and rendered: marp-cli
 # draws each slide to a PNG through headless Chromium; the number of PNGs must equal the
 # number of slides in the Markdown, and no slide may be blank or draw in the outer edge
 # of its page (tools/check-slide-pngs.js looks at the pixels).  Skipped (exit 77, one
@@ -86,6 +87,17 @@ for deck in slides/[0-9][0-9]_*.md; do
         case $line in ok*) ;; *) fail "$deck: $line" ;; esac
     done < <(node tools/check-slide-pngs.js "$tmp/$name".*.png)
 done
+# the page as the browser lays it out: every image loads, no text under 18 px
+for deck in slides/[0-9][0-9]_*.md; do
+    name=$(basename "$deck" .md)
+    CHROME_PATH=$chrome "${MARP[@]}" "$deck" -o "$tmp/$name.html" >"$tmp/$name.html.log" 2>&1 ||
+        { fail "$deck: marp could not make its HTML: $(grep -m1 -i error "$tmp/$name.html.log")"; continue; }
+    # the HTML's images are named relative to the deck's folder
+    sed -i "s|<head>|<head><base href=\"file://$PWD/slides/\">|" "$tmp/$name.html"
+done
+while read -r line; do
+    case $line in ok*) checks=$((checks + ${line#ok })) ;; *) fail "$line" ;; esac
+done < <(CHROME_PATH=$chrome node tools/check-slide-dom.js "$tmp"/[0-9][0-9]_*.html 2>&1)
 [ "$checks" -gt 0 ] || fail "no decks in slides/"
 echo "test_slides_render: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]
