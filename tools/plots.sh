@@ -59,10 +59,11 @@ render() {
 # one line per value of GROUPCOL, y against x; LOG is "x" (base 2), "X" (base 10), "y" or
 # both; EXTRA: more rows, in the same tab-separated "group x y" form, drawn as lines of
 # their own; PREFIX goes before a group name that is a number ("version " + "6"); KEY
-# places the legend (gnuplot's words, default "bottom right")
+# places the legend (gnuplot's words, default "top right", where the course's falling
+# curves leave room; none for a single line)
 lines() {
     local csv=$1 name=$2 title=$3 x=$4 y=$5 group=$6 xl=$7 yl=$8 where=${9:-} log=${10:-}
-    local extra=${11:-} prefix=${12:-} key=${13:-bottom right}
+    local extra=${11:-} prefix=${12:-} key=${13:-top right}
     [ -f "$csv" ] || { echo "  (no $csv: $name not drawn)"; return; }
     { cols "$csv" "$group $x $y" "$where"; [ -z "$extra" ] || echo "$extra"; } | awk -F'\t' -v prefix="$prefix" '
         $1 ~ /^[0-9.]+$/ { $1 = prefix $1 }
@@ -72,7 +73,8 @@ lines() {
     local blocks; blocks=$(grep -c '^$' "$tmp/$name.dat"); blocks=$((blocks / 2 + 1))
     render "$name" <<EOF
 set title "$title\n$(label "$csv")"
-set xlabel "$xl"; set ylabel "$yl"; set datafile separator "\t"; set key $key
+set xlabel "$xl"; set ylabel "$yl"; set datafile separator "\t"
+$([ "$blocks" -gt 1 ] && echo "set key $key" || echo "unset key")
 $([ "${log#*x}" != "$log" ] && echo "set logscale x 2; set format x '2^%L'")
 $([ "${log#*X}" != "$log" ] && echo "set logscale x 10")
 $([ "${log#*y}" != "$log" ] && echo "set logscale y")
@@ -150,7 +152,7 @@ for dir in "${dirs[@]}"; do
     bars "$r/nn06.csv" nn06 "Stage 06 at the full size: every version and both cuBLAS baselines" version \
         "time (ms, log scale)" "K_=_5:bins=5:ms K_=_5000:bins=5000:ms"
     lines "$r/nn06_k.csv" nn06_k "Stage 06 at the full size: time against the number of bins K" \
-        bins ms version "bins (K)" "time (ms)" "" Xy "" "version " "top left"
+        bins ms version "bins (K)" "time (ms)" "" Xy "" "version " "outside right top"
 done
 [ "$made" -gt 0 ] || { echo "plots: no CSV found to draw" >&2; exit 1; }
 echo "plots: $made charts"
