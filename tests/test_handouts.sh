@@ -9,7 +9,7 @@
 set -u
 cd "$(dirname "$0")/.."
 source tests/cli_lib.sh # check_that, finish, and $tmp (removed at the end)
-. tools/steps-lib.sh    # step_ids, step_field
+. tools/steps-lib.sh    # step_ids, step_field, file_step_number
 
 for id in $(step_ids); do
     file=$(step_field "$id" 2) stage=${file%%/*} h=$tmp/$id
@@ -31,14 +31,14 @@ for id in $(step_ids); do
     done
     case $file in
     */v[0-9]*_*.cu)
-        k=${file##*/v}; k=${k%%_*}
+        k=$(file_step_number "$file")
         later=$(ls "$h/$stage"/v[0-9]*_*.cu | sed 's|.*/v||; s|_.*||' | awk -v k="$k" '$1 > k' | wc -l)
         check_that "step $id: no later version in the handout" test "$later" -eq 0
         check_that "step $id: NN_VERSIONS is $k" grep -q "^#define NN_VERSIONS $k " "$h/$stage/nn_histogram.h"
         check_that "step $id: rules.mk builds versions 1-$k" \
             bash -c "grep -q 'v${k}_' '$h/$stage/rules.mk' && ! grep -q 'v$((k + 1))_' '$h/$stage/rules.mk'" ;;
     */step[0-9]_*.cu)
-        k=${file##*/step}; k=${k%%_*}
+        k=$(file_step_number "$file")
         later=$(ls "$h/$stage"/step[0-9]_*.cu | sed 's|.*/step||; s|_.*||' | awk -v k="$k" '$1 > k' | wc -l)
         check_that "step $id: no later step in the handout" test "$later" -eq 0
         check_that "step $id: its steps.c counts $k steps" grep -q "STAGE_STEP_COUNT = $k;" "$h/$stage/steps.c"

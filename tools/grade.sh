@@ -38,11 +38,10 @@ stage=${file%%/*}
 step_args="" test_program=build/tests/test_$stage
 case $file in
 */step[0-9]_*.cu)
-    k=${file##*/step}; k=${k%%_*}
+    k=$(file_step_number "$file")
     step_args="--step $k" test_program=build/tests/test_${stage}_$k ;;
 */v[0-9]*_*.cu)
-    k=${file##*/v}; k=${k%%_*}
-    step_args="--version $k" ;;
+    step_args="--version $(file_step_number "$file")" ;;
 esac
 # the races' inputs (one a line), and a small run of the course's program that says whether
 # there is a GPU

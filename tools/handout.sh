@@ -26,18 +26,16 @@ stage=${file%%/*}
 first_step_using() { # HEADER: the first step file of the stage to include it, or nothing
     grep -l "#include \"${1##*/}\"" "$stage"/step[0-9]_*.cu 2>/dev/null | sort | head -n 1
 }
-step_number=""
+step_number=$(file_step_number "$file")
 case $file in
 */radix_sort.c | */radix_sort.cu) candidates=$(ls "$stage"/*) ;;
 */step[0-9]_*.cu)
-    step_number=${file##*/step}; step_number=${step_number%%_*}
     candidates=$file
     for h in "$stage"/*.cuh "$stage"/*.h; do # the headers this step is the first to include
         [ -e "$h" ] || continue
         [ "$(first_step_using "$h")" != "$file" ] || candidates="$candidates $h"
     done ;;
 */v[0-9]*_*.cu) # a version of stage 06: the same, versions for steps
-    step_number=${file##*/v}; step_number=${step_number%%_*}
     candidates=$file ;;
 *) echo "make handout: step $id ($file): no handout for a file of this kind" >&2
    exit 2 ;;
@@ -61,13 +59,9 @@ number=${stage%%_*}
 later() { # FILE: whether FILE is a step after this handout's step, or a header first used by one
     [ -n "$step_number" ] || return 1
     local f=$1 k
-    case ${f##*/} in
-    step[0-9]_*.cu) k=${f##*/step} ;;
-    v[0-9]*_*.cu) k=${f##*/v} ;;
-    *.cuh | *.h) f=$(first_step_using "$f"); [ -n "$f" ] || return 1; k=${f##*/step} ;;
-    *) return 1 ;;
-    esac
-    [ "${k%%_*}" -gt "$step_number" ]
+    case $f in *.cuh | *.h) f=$(first_step_using "$f") ;; esac
+    k=$(file_step_number "$f")
+    [ -n "$k" ] && [ "$k" -gt "$step_number" ]
 }
 last_step=1 # whether no later step is left out: then the stage's scripted tests apply too
 for f in "$stage"/*; do ! later "$f" || last_step=0; done

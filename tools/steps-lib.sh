@@ -22,13 +22,21 @@ step_ids() { steps | cut -f1; }
 # step_limit KIND: the most changed lines a step of that kind may differ from the one before
 step_limit() { case $1 in lesson) echo 200 ;; structure) echo 350 ;; *) echo "" ;; esac; }
 
+# file_step_number FILE: K of a step's file stepK_name.cu (stages 05, 07) or of a version
+# of stage 06, vK_name.cu; nothing for any other file
+file_step_number() {
+    local f=${1##*/}
+    case $f in step[0-9]*_*.cu) f=${f#step} ;; v[0-9]*_*.cu) f=${f#v} ;; *) return ;; esac
+    echo "${f%%_*}"
+}
+
 # stage_step_args STAGE: how the stage's program is asked for each of its steps, one a
 # line: "--step 1", "--step 2" ... for a stage of several steps (its files stepK_*.cu),
 # one empty line for a stage of one step
 stage_step_args() {
     local f
     ls "$1"/step[0-9]_*.cu >/dev/null 2>&1 || { echo ""; return; }
-    for f in "$1"/step[0-9]_*.cu; do f=${f##*/step}; echo "--step ${f%%_*}"; done
+    for f in "$1"/step[0-9]_*.cu; do echo "--step $(file_step_number "$f")"; done
 }
 
 # without_lab_marks FILE: FILE without the lines that mark the holes of its lab handout
