@@ -210,12 +210,14 @@ $(LIBCOMMON): $(COMMON_OBJ)
 # the compiler's shared DW.ref.* words, which other objects refer to).
 STEP_RENAMES = $(foreach f,STAGE stage_check_options stage_device_bytes stage_step_bytes \
                  stage_sort stage_sort_pairs,-D$(f)=step$(1)_$(f))
+# step_object SOURCE,K,OBJECT: SOURCE (C or CUDA) compiled as step K, renamed and localised
+step_object = $(if $(filter %.c,$(1)),$(CC) $(CFLAGS),$(NVCC) $(NVCCFLAGS)) \
+    $(call STEP_RENAMES,$(2)) -c $(1) -o $(3) && \
+    objcopy -w --keep-global-symbol='step$(2)_*' --keep-global-symbol='DW.ref.*' $(3)
 $(BUILD)/obj/%.step.o: %.cu $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(call say,NVCC,$< (step $(call step_number,$*)))
-	$(Q)$(NVCC) $(NVCCFLAGS) $(call STEP_RENAMES,$(call step_number,$*)) -c $< -o $@
-	$(Q)objcopy -w --keep-global-symbol='step$(call step_number,$*)_*' \
-	    --keep-global-symbol='DW.ref.*' $@ || { rm -f $@; exit 1; }
+	$(Q)$(call step_object,$<,$(call step_number,$*),$@) || { rm -f $@; exit 1; }
 
 # ---- one rule per sort stage --------------------------------------------------
 # build/bin/<stage>: the stage's algorithm file (or its steps) + the shared driver + common.
@@ -282,20 +284,17 @@ $(BUILD)/bin/limits: $(BUILD)/obj/tools/limits.o $(LIBCOMMON)
 # of a stage's program are, the course's as step 1, the student's as step 2.
 RACE := $(BUILD)/race
 RACE_STAGE := $(firstword $(subst /, ,$(RACE_FILE)))
-race_object = $(if $(filter %.c,$(1)),$(CC) $(CFLAGS),$(NVCC) $(NVCCFLAGS)) \
-    $(call STEP_RENAMES,$(2)) -c $(1) -o $(3) && \
-    objcopy -w --keep-global-symbol='step$(2)_*' --keep-global-symbol='DW.ref.*' $(3)
 race: $(if $(RACE_FILE),$(RACE)/race)
 	@[ -n "$(RACE_FILE)" ] || { echo "make race: RACE_FILE=<a step's file> RACE_COURSE=<the course's copy of it> (make grade runs it)" >&2; exit 2; }
 ifneq ($(filter $(SORT_STAGES),$(RACE_STAGE)),)
 $(RACE)/course.o: $(RACE_COURSE) $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(call say,RACE,$< (the course))
-	$(Q)$(call race_object,$<,1,$@) || { rm -f $@; exit 1; }
+	$(Q)$(call step_object,$<,1,$@) || { rm -f $@; exit 1; }
 $(RACE)/work.o: $(RACE_FILE) $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(call say,RACE,$< (the student))
-	$(Q)$(call race_object,$<,2,$@) || { rm -f $@; exit 1; }
+	$(Q)$(call step_object,$<,2,$@) || { rm -f $@; exit 1; }
 $(RACE)/race: $(RACE)/course.o $(RACE)/work.o $(BUILD)/obj/common/race.o $(LIBCOMMON)
 	@mkdir -p $(@D)
 	$(call say,LINK,$@)

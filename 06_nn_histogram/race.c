@@ -32,8 +32,6 @@
 
 extern const nn_version nn_version_work; /* the student's copy of version RACE_VERSION */
 
-enum { COURSE = 0, WORK = 1 }; /* race_pairs's order */
-
 static void usage_error(const char *message)
 {
     fprintf(stderr, "race: error: %s\n", message);
@@ -47,16 +45,17 @@ typedef struct {
     uint32_t *hist[2];
 } race_input;
 
-/* One run of the course's version (COURSE) or of the student's (WORK): its time in ms. */
+/* One run of the course's version (RACE_COURSE) or of the student's (RACE_WORK): its time
+ * in ms. */
 static double run_once(int who, void *state)
 {
     race_input *in = state;
     nn_timing t;
     char err[256];
-    if (who == WORK) {
-        nn_run_given(in->dev, &nn_version_work, NN_REDUCE_SHUFFLE, in->hist[WORK], &t);
-    } else if (nn_run_version(in->dev, RACE_VERSION, NN_REDUCE_SHUFFLE, in->hist[COURSE], &t, err,
-                              sizeof err)) {
+    if (who == RACE_WORK) {
+        nn_run_given(in->dev, &nn_version_work, NN_REDUCE_SHUFFLE, in->hist[RACE_WORK], &t);
+    } else if (nn_run_version(in->dev, RACE_VERSION, NN_REDUCE_SHUFFLE, in->hist[RACE_COURSE], &t,
+                              err, sizeof err)) {
         fprintf(stderr, "race: error: %s\n", err);
         exit(3);
     }
@@ -100,21 +99,21 @@ int main(int argc, char **argv)
     }
     size_t counts = (size_t)queries * p.bins;
     race_input in = {dev, {malloc(counts * sizeof(uint32_t)), malloc(counts * sizeof(uint32_t))}};
-    if (!in.hist[COURSE] || !in.hist[WORK])
+    if (!in.hist[RACE_COURSE] || !in.hist[RACE_WORK])
         usage_error("not enough host memory for the histograms");
 
     /* the warm-ups: their histograms are the ones compared */
-    run_once(COURSE, &in);
-    run_once(WORK, &in);
-    int same = !memcmp(in.hist[COURSE], in.hist[WORK], counts * sizeof(uint32_t));
+    run_once(RACE_COURSE, &in);
+    run_once(RACE_WORK, &in);
+    int same = !memcmp(in.hist[RACE_COURSE], in.hist[RACE_WORK], counts * sizeof(uint32_t));
 
     double course_ms, work_ms, ratio;
     race_pairs(run_once, &in, runs, &course_ms, &work_ms, &ratio);
     printf("RACE q=%d runs=%d course_ms=%.4f work_ms=%.4f ratio=%.3f same_output=%d\n", queries,
            runs, course_ms, work_ms, ratio, same);
     nn_device_destroy(dev);
-    free(in.hist[COURSE]);
-    free(in.hist[WORK]);
+    free(in.hist[RACE_COURSE]);
+    free(in.hist[RACE_WORK]);
     free(query);
     free(base);
     return same ? 0 : 1;

@@ -30,8 +30,6 @@
 STEP_DECLARE(1)
 STEP_DECLARE(2)
 
-enum { COURSE = 0, WORK = 1 }; /* race_pairs's order */
-
 static const stage_step RACERS[2] = {STEP_ENTRY(1), STEP_ENTRY(2)};
 
 typedef struct {
@@ -79,8 +77,8 @@ typedef struct {
     const sort_options *opt;
 } race_input;
 
-/* One sort by the course's file (COURSE) or the student's (WORK): its time in ms, or exit
- * with the stage's message. */
+/* One sort by the course's file (RACE_COURSE) or the student's (RACE_WORK): its time in
+ * ms, or exit with the stage's message. */
 static double sort_once(int who, void *state)
 {
     const race_input *in = state;
@@ -88,8 +86,8 @@ static double sort_once(int who, void *state)
     sort_report rep;
     char err[256] = "";
     if (s->sort(in->keys, in->out[who], in->n, in->opt, &rep, err, sizeof err)) {
-        fprintf(stderr, "race: error: %s's sort: %s\n", who == COURSE ? "the course" : "the work",
-                err);
+        fprintf(stderr, "race: error: %s's sort: %s\n",
+                who == RACE_COURSE ? "the course" : "the work", err);
         exit(3);
     }
     return report_total_ms(&rep, s->info->nsteps);
@@ -98,39 +96,39 @@ static double sort_once(int who, void *state)
 int main(int argc, char **argv)
 {
     race_config c = parse_args(argc, argv);
-    const stage_info *info = RACERS[COURSE].info;
+    const stage_info *info = RACERS[RACE_COURSE].info;
     sort_options opt = info->defaults;
     char err[256];
     if (check_option_ranges(info, &opt, err, sizeof err) ||
-        RACERS[COURSE].check_options(&opt, c.n, err, sizeof err) ||
-        RACERS[WORK].check_options(&opt, c.n, err, sizeof err))
+        RACERS[RACE_COURSE].check_options(&opt, c.n, err, sizeof err) ||
+        RACERS[RACE_WORK].check_options(&opt, c.n, err, sizeof err))
         usage_error(err);
     if (info->needs_gpu) {
         gpu_require("race");
-        if (gpu_require_memory(RACERS[COURSE].device_bytes(&opt, c.n), "the race", err,
+        if (gpu_require_memory(RACERS[RACE_COURSE].device_bytes(&opt, c.n), "the race", err,
                                sizeof err))
             usage_error(err);
     }
 
     uint32_t *keys = malloc(c.n * sizeof *keys);
     race_input in = {keys, {malloc(c.n * sizeof *keys), malloc(c.n * sizeof *keys)}, c.n, &opt};
-    if (!keys || !in.out[COURSE] || !in.out[WORK])
+    if (!keys || !in.out[RACE_COURSE] || !in.out[RACE_WORK])
         usage_error("not enough host memory");
     make_keys(keys, c.n, c.dist, c.seed);
-    fill_garbage(in.out[COURSE], c.n, 1);
-    fill_garbage(in.out[WORK], c.n, 2);
+    fill_garbage(in.out[RACE_COURSE], c.n, 1);
+    fill_garbage(in.out[RACE_WORK], c.n, 2);
 
     /* the warm-ups: their outputs are the ones compared */
-    sort_once(COURSE, &in);
-    sort_once(WORK, &in);
-    int same = !memcmp(in.out[COURSE], in.out[WORK], c.n * sizeof *keys);
+    sort_once(RACE_COURSE, &in);
+    sort_once(RACE_WORK, &in);
+    int same = !memcmp(in.out[RACE_COURSE], in.out[RACE_WORK], c.n * sizeof *keys);
 
     double course_ms, work_ms, ratio;
     race_pairs(sort_once, &in, c.runs, &course_ms, &work_ms, &ratio);
     printf("RACE n=%zu dist=%s runs=%d course_ms=%.4f work_ms=%.4f ratio=%.3f same_output=%d\n",
            c.n, dist_name(c.dist), c.runs, course_ms, work_ms, ratio, same);
     free(keys);
-    free(in.out[COURSE]);
-    free(in.out[WORK]);
+    free(in.out[RACE_COURSE]);
+    free(in.out[RACE_WORK]);
     return same ? 0 : 1;
 }

@@ -28,9 +28,9 @@ void race_pairs(double (*time_one)(int who, void *state), void *state, int runs,
             int who = (i + turn) % 2;
             times[who][i] = time_one(who, state);
         }
-        ratios[i] = times[0][i] > 0 ? times[1][i] / times[0][i] : 0.0;
+        ratios[i] = times[RACE_COURSE][i] > 0 ? times[RACE_WORK][i] / times[RACE_COURSE][i] : 0.0;
     }
-    *course_ms = times[0][median_index(times[0], runs)];
-    *work_ms = times[1][median_index(times[1], runs)];
+    *course_ms = times[RACE_COURSE][median_index(times[RACE_COURSE], runs)];
+    *work_ms = times[RACE_WORK][median_index(times[RACE_WORK], runs)];
     *ratio = ratios[median_index(ratios, runs)];
 }

@@ -10,13 +10,14 @@ extern "C" {
 int median_index(const double *v, int n);
 
 /* The grader's race (common/race.c, 06_nn_histogram/race.c): `runs` runs (at most
- * RACE_MAX_RUNS), each one call of time_one(0, state) - the course's - and one of
- * time_one(1, state) - the student's -, one right after the other, who goes first
+ * RACE_MAX_RUNS), each one call of time_one(RACE_COURSE, state), the course's, and one
+ * of time_one(RACE_WORK, state), the student's, one right after the other, who goes first
  * alternating, so that neither always runs on a GPU the other has just warmed.  Each call
  * returns its time in ms.  Sets the median time of each, and the median of the runs'
  * ratios student / course: two runs close in time are what noise from elsewhere (another
  * process, the clock) changes least. */
 #define RACE_MAX_RUNS 100
+enum { RACE_COURSE = 0, RACE_WORK = 1 }; /* time_one's who */
 void race_pairs(double (*time_one)(int who, void *state), void *state, int runs,
                 double *course_ms, double *work_ms, double *ratio);
 
