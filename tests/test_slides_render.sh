@@ -2,7 +2,7 @@
 # test_slides_render.sh - the decks' Markdown and theme checked (speaker notes on every
 # slide, tables of at most 8 x 6, no text under 18 px), then every deck of slides/
 # laid out in a real browser (tools/check-slide-dom.js: every image loads, no text under
-# 18 px), and rendered: marp-cli
+# 18 px, inside the SVG pictures as the slide scales them too), and rendered: marp-cli
 # draws each slide to a PNG through headless Chromium; the number of PNGs must equal the
 # number of slides in the Markdown, and no slide may be blank or draw in the outer edge
 # of its page (tools/check-slide-pngs.js looks at the pixels).  Skipped (exit 77, one

@@ -2,9 +2,12 @@
 // as a browser lays it out: each deck's HTML (marp-cli's) is opened in headless Chromium at
 // 1280 x 720, the size a slide is drawn at, and one line is printed per failing slide:
 //   an image that is missing or fails to load (an <img> the browser could not decode);
-//   text smaller than 18 px (any element with text of its own, as the browser sizes it).
-// Prints "ok N" (N slides) and exits 0 when every slide passes.  Text inside the pictures
-// (SVG files shown as images) is not looked at here.  Needs puppeteer-core
+//   text smaller than 18 px (any element with text of its own, as the browser sizes it);
+//   text inside a picture (an SVG file shown as an image) smaller than 18 px as the slide
+//   shows it: each SVG is opened on its own, the smallest of its texts measured (its
+//   font size times the transform the SVG puts on it), then scaled as the slide scales
+//   the image.
+// Prints "ok N" (N slides) and exits 0 when every slide passes.  Needs puppeteer-core
 // (slides/package.json, a dependency of marp-cli) and CHROME_PATH.
 'use strict';
 const path = require('path');
@@ -17,13 +20,18 @@ async function checkDeck(browser, file) {
   await page.setViewport({ width: 1280, height: 720 });
   await page.goto('file://' + path.resolve(file), { waitUntil: 'load' });
   const found = await page.evaluate((minPx) => {
-    const problems = [];
+    const problems = [], pictures = [];
     const slides = Array.from(document.querySelectorAll('section[id]'));
     slides.forEach((section, k) => {
       const where = `slide ${k + 1}`;
       for (const img of section.querySelectorAll('img')) {
         if (!img.complete || img.naturalWidth === 0)
           problems.push(`${where}: the image ${img.getAttribute('src')} did not load`);
+        else if (/\.svg$/i.test(img.src)) {
+          const shown = img.getBoundingClientRect();
+          pictures.push({ where, src: img.src, name: img.getAttribute('src'),
+                          scale: Math.min(shown.width / img.naturalWidth, shown.height / img.naturalHeight) });
+        }
       }
       let smallest = Infinity, sample = '';
       for (const el of section.querySelectorAll('*')) {
@@ -35,9 +43,39 @@ async function checkDeck(browser, file) {
       if (smallest < minPx)
         problems.push(`${where}: text of ${smallest.toFixed(1)} px ("${sample}"), under ${minPx}`);
     });
-    return { problems, count: slides.length };
+    return { problems, pictures, count: slides.length };
   }, MIN_TEXT_PX);
   await page.close();
+  for (const pic of found.pictures) {
+    const { px, sample } = await smallestTextIn(browser, pic.src);
+    if (px * pic.scale < MIN_TEXT_PX)
+      found.problems.push(`${pic.where}: text of ${(px * pic.scale).toFixed(1)} px ("${sample}") ` +
+                          `in ${pic.name}, under ${MIN_TEXT_PX}`);
+  }
+  return found;
+}
+
+// smallestTextIn(SVG): the smallest text an SVG file draws, in its own pixels: each text
+// element's font size times the scale of the transform it is drawn under (gnuplot turns
+// its rotated labels with one).  Remembered per file: a picture is often on several slides.
+const smallestSeen = new Map();
+async function smallestTextIn(browser, src) {
+  if (smallestSeen.has(src)) return smallestSeen.get(src);
+  const page = await browser.newPage();
+  await page.goto(src, { waitUntil: 'load' });
+  const found = await page.evaluate(() => {
+    let px = Infinity, sample = '';
+    for (const el of document.querySelectorAll('text, tspan')) {
+      const own = Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
+      const ctm = el.getScreenCTM();
+      if (!own || !ctm) continue;
+      const size = parseFloat(getComputedStyle(el).fontSize) * Math.hypot(ctm.a, ctm.b);
+      if (size < px) { px = size; sample = el.textContent.trim().slice(0, 40); }
+    }
+    return { px, sample };
+  });
+  await page.close();
+  smallestSeen.set(src, found);
   return found;
 }
 

@@ -110,20 +110,20 @@ function blelloch() {
         }
         rows.push({ label: `down ${d}`, values: a.slice(), changed });
     }
-    const rowY = (r) => 20 + r * 62, height = 20 + rows.length * 62 + 40;
+    const rowY = (r) => 16 + r * 56, height = 16 + rows.length * 56 + 34;
     const frames = [];
     for (let shown = 1; shown <= rows.length; shown++) {
         let body = '';
         for (let r = 0; r < shown; r++) {
             const row = rows[r], y = rowY(r), newest = r === shown - 1 && r > 0;
             const hit = new Set(row.changed.map((c) => c[0]));
-            body += text(20, y + 29, row.label, 20, 'start', 'bold');
+            body += text(20, y + 26, row.label, 20, 'start', 'bold');
             row.values.forEach((v, i) =>
-                body += box(cellX(i), y, CELL, 40, newest && hit.has(i) ? NEW : r === rows.length - 1 ? DONE : OLD, v));
+                body += box(cellX(i), y, CELL, 36, newest && hit.has(i) ? NEW : r === rows.length - 1 ? DONE : OLD, v));
             if (newest)
                 for (const [to, from] of row.changed)
                     if (from >= 0)
-                        body += arrow(cellX(from) + CELL / 2, y - 22, cellX(to) + CELL / 2 + (from < to ? -4 : 4), y - 2);
+                        body += arrow(cellX(from) + CELL / 2, y - 19, cellX(to) + CELL / 2 + (from < to ? -4 : 4), y - 2);
         }
         const ups = Math.log2(n);
         const what = shown === 1 ? 'n values; the tree is drawn in place'
@@ -131,7 +131,7 @@ function blelloch() {
             : shown === 2 + ups ? 'the root becomes 0: the sum of nothing'
             : 'down-sweep: the left child takes the parent\'s value, the right child parent + old left' +
               (shown === rows.length ? ' - an exclusive scan' : '');
-        body += text(W / 2, height - 12, what, 19);
+        body += text(W / 2, height - 10, what, 20);
         frames.push(svg(height + 10, `Blelloch exclusive scan, row ${shown} of ${rows.length}`, body));
     }
     return write('scan_blelloch', frames);
@@ -215,14 +215,15 @@ function multisplit() {
     ];
     const rowY = (r) => 20 + r * 80, height = 20 + rows.length * 80 + 30;
     const colour = ['#9ecae1', '#a1d99b', '#fdae6b', '#bcbddc'];
+    const laneX = (l) => 170 + l * 100; // wider than cellX: a cell may hold a lane mask
     const frames = [];
     for (let shown = 1; shown <= rows.length; shown++) {
         let body = '';
         for (let r = 0; r < shown; r++) {
             const row = rows[r], y = rowY(r);
             body += text(20, y + 29, row.label, 19, 'start', 'bold');
-            row.cells.forEach((c, l) => body += box(cellX(l), y, CELL, 42, r === 0 ? colour[digits[l]] :
-                r === shown - 1 ? NEW : OLD, c, row.small ? 15 : 22));
+            row.cells.forEach((c, l) => body += box(laneX(l), y, 92, 42, r === 0 ? colour[digits[l]] :
+                r === shown - 1 ? NEW : OLD, c, row.small ? 18 : 22));
             if (r === shown - 1 && row.note)
                 body += text(W / 2, height - 10, row.note, 19);
         }
@@ -272,7 +273,7 @@ function reduceThenScan() {
             body += text(20, 375, '3. downsweep: each tile writes its runs from those places', 19, 'start', 'bold');
             out.forEach((o, i) => {
                 body += box(ox(i), 390, KW, 40, colour[o.k], o.k, 20);
-                body += text(ox(i) + KW / 2, 450, `t${o.t}`, 15);
+                body += text(ox(i) + KW / 2, 452, `t${o.t}`, 18);
             });
         }
         const what = ['16 keys, 2-bit digits, 4 tiles: where does each key go?',
@@ -290,9 +291,10 @@ function reduceThenScan() {
 // (query g; words t and 4 + t), C sums (reference g and g + 8; queries 2t, 2t + 1) - the
 // PTX manual's fragment tables, as 06_nn_histogram/imma_layout.h writes them
 function mmaFragments() {
-    const lane = 5, g = lane >> 2, t = lane & 3, CWD = 30, RH = 17;
-    const A = { x: 90, y: 200, rows: 16, cols: 8 }, B = { x: 470, y: 30, rows: 8, cols: 8 };
-    const C = { x: 470, y: 200, rows: 16, cols: 8 };
+    // drawn as the product A x B = C, side by side, so that the cells are big enough to read
+    const lane = 5, g = lane >> 2, t = lane & 3, CWD = 34, RH = 23, TOP = 62;
+    const A = { x: 40, y: TOP, rows: 16, cols: 8 }, C = { x: 680, y: TOP, rows: 16, cols: 8 };
+    const B = { x: 360, y: TOP + 4 * RH, rows: 8, cols: 8 };
     const mine = {
         A: [[g, t, 'a0'], [g + 8, t, 'a1'], [g, 4 + t, 'a2'], [g + 8, 4 + t, 'a3']],
         B: [[t, g, 'b0'], [4 + t, g, 'b1']],
@@ -306,25 +308,26 @@ function mmaFragments() {
                 const l = hit.get(`${r},${c}`);
                 body += `<rect x="${m.x + c * CWD}" y="${m.y + r * RH}" width="${CWD}" height="${RH}" ` +
                     `fill="${l ? NEW : OLD}" stroke="${LINE}" stroke-width="0.8"/>\n`;
-                if (l) body += text(m.x + c * CWD + CWD / 2, m.y + r * RH + RH - 3, l, 14);
+                if (l) body += text(m.x + c * CWD + CWD / 2, m.y + r * RH + RH - 5, l, 19);
             }
-        body += text(m.x + (m.cols * CWD) / 2, m.y - 8, name, 17, 'middle', 'bold');
-        return body + (what ? text(m.x + (m.cols * CWD) / 2, m.y + m.rows * RH + 22, what, 16) : '');
+        body += text(m.x + (m.cols * CWD) / 2, m.y - 12, name, 19, 'middle', 'bold');
+        return body + what.map((line, k) => text(m.x + (m.cols * CWD) / 2, m.y + m.rows * RH + 26 + k * 23, line, 19)).join('');
     }
     const steps = ['A', 'B', 'C'];
     const frames = [];
     for (let f = 0; f <= steps.length; f++) {
-        let body = grid(A, 'A: 16 references x 32 bytes', f >= 1 ? mine.A : [], 'a column: one 32-bit word, 4 dimensions');
-        body += grid(B, 'B: 32 bytes x 8 queries', f >= 2 ? mine.B : [], '');
-        body += grid(C, 'C += A B: 16 x 8 int32 sums', f >= 3 ? mine.C : [], '');
-        body += text(B.x - 20, B.y + (B.rows * RH) / 2, 'a row: one word', 16, 'end');
+        let body = grid(A, 'A: 16 references x 32 B', f >= 1 ? mine.A : [], ['a column: one 32-bit word']);
+        body += text(B.x - 20, TOP + 8 * RH + 8, 'x', 28, 'middle', 'bold');
+        body += grid(B, 'B: 32 B x 8 queries', f >= 2 ? mine.B : [], ['a row: one word']);
+        body += text(C.x - 20, TOP + 8 * RH + 8, '=', 28, 'middle', 'bold');
+        body += grid(C, 'C += A B: int32 sums', f >= 3 ? mine.C : [], ['16 references x 8 queries']);
         const what = [
             'one mma.sync m16n8k32 (u8): the warp multiplies A by B into C - each lane holds a piece',
             `lane ${lane} (g = lane / 4 = ${g}, t = lane % 4 = ${t}): A words of references g and g + 8, words t and 4 + t`,
             `... B words of query g: words t and 4 + t - 2 registers`,
             `... and 4 sums of C: references g and g + 8, queries 2t and 2t + 1`][f];
-        body += text(W / 2, 545, what, 18);
-        frames.push(svg(560, `mma fragments of lane ${lane}, frame ${f}`, body));
+        body += text(W / 2, TOP + 16 * RH + 70, what, 19);
+        frames.push(svg(TOP + 16 * RH + 84, `mma fragments of lane ${lane}, frame ${f}`, body));
     }
     return write('mma_fragments', frames);
 }

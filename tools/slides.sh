@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # slides.sh [DECK.md...] - `make slides`: renders the decks of slides/ (default: all of
-# them) with marp-cli to build/slides/<deck>.html, and to build/slides/<deck>.pdf where
-# a Chromium is found (CHROME_PATH, or chromium / chromium-browser / google-chrome on
+# them) with marp-cli to build/slides/<deck>.html (press P in a browser for the presenter
+# view with its speaker notes), the notes alone to build/slides/<deck>.notes.txt (to
+# print), and to build/slides/<deck>.pdf, the notes as annotations and the slide titles as
+# bookmarks, where a Chromium is found (CHROME_PATH, or chromium / chromium-browser / google-chrome on
 # PATH).  marp-cli is the version pinned in slides/package-lock.json, installed with
 # `npm ci` on first use.  The HTML files show the images of slides/img/ and the committed
 # charts of results/*/plots/, which are copied next to them (build/slides/img,
@@ -22,6 +24,7 @@ chrome=$(find_chromium)
 mkdir -p "$out" build/results
 rm -rf "$out/img" && cp -r slides/img "$out/img"
 for plots in results/*/plots; do
+    compgen -G "$plots/*.svg" >/dev/null || continue   # a machine with no charts (yet)
     mkdir -p "build/$plots" && cp "$plots"/*.svg "build/$plots/"
 done
 
@@ -30,15 +33,17 @@ for deck in "${decks[@]}"; do
     name=$(basename "$deck" .md)
     "${MARP[@]}" "$deck" -o "$out/$name.html" >/dev/null 2>"$out/$name.log" ||
         { echo "slides: marp failed on $deck (see $out/$name.log)" >&2; exit 1; }
+    "${MARP[@]}" --notes "$deck" -o "$out/$name.notes.txt" >/dev/null 2>>"$out/$name.log" ||
+        { echo "slides: marp --notes failed on $deck (see $out/$name.log)" >&2; exit 1; }
     if [ -n "$chrome" ]; then
-        CHROME_PATH=$chrome "${MARP[@]}" --pdf "$deck" -o "$out/$name.pdf" >/dev/null 2>>"$out/$name.log" ||
+        CHROME_PATH=$chrome "${MARP[@]}" --pdf --pdf-notes --pdf-outlines "$deck" -o "$out/$name.pdf" >/dev/null 2>>"$out/$name.log" ||
             { echo "slides: marp --pdf failed on $deck (see $out/$name.log)" >&2; exit 1; }
     fi
     made=$((made + 1))
 done
 what="$made decks"; [ "$made" -ne 1 ] || what="1 deck"
 if [ -n "$chrome" ]; then
-    echo "slides: $what in $out/ (HTML and PDF, Chromium: $chrome)"
+    echo "slides: $what in $out/ (HTML, PDF with notes, notes as text; Chromium: $chrome)"
 else
-    echo "slides: $what in $out/ as HTML only - no Chromium for the PDFs (apt-get install chromium, or set CHROME_PATH)"
+    echo "slides: $what in $out/ as HTML and notes only - no Chromium for the PDFs (apt-get install chromium, or set CHROME_PATH)"
 fi
