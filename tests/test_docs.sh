@@ -55,7 +55,8 @@ has_heading() { grep -qE "^##? .*($2)" "$1"; }
 # The sections of a deck: the intro covers the course map, the problem, how
 # to use the repository and the GPU; a stage deck the idea with a picture of its own in
 # slides/img/, the key lines of its diff, the measured effect (a table made from a CSV
-# and a plot) and the lab.
+# and a plot) and the lab.  A stage taught in two lectures has a second deck,
+# slides/<stage>_part2.md, with the same sections and the stage's picture.
 decks=(slides/[0-9][0-9]_*.md)
 [ -f slides/00_intro.md ] || fail "slides/00_intro.md is missing"
 for stage in [0-9][0-9]_*/; do
@@ -79,7 +80,8 @@ for deck in "${decks[@]}"; do
         has_heading "$deck" "$section" || fail "$deck: no slide titled '$section ...'"
     done
     checks=$((checks + 4))
-    grep -q "](img/$name.svg)" "$deck" || fail "$deck: the idea's picture img/$name.svg is not shown"
+    picture=${name%_part[0-9]} # a stage's later decks show its picture too
+    grep -q "](img/$picture.svg)" "$deck" || fail "$deck: the idea's picture img/$picture.svg is not shown"
     grep -q '^<!-- table ' "$deck" || fail "$deck: no table made from a CSV"
     grep -q '](../results/.*/plots/.*\.svg)' "$deck" || fail "$deck: no plot"
     grep -qE '^<!-- (diff|diff06|code) ' "$deck" || fail "$deck: no quoted diff or code"
@@ -129,6 +131,26 @@ for f in slides/course.css slides/img/*.svg slides/img/build/*.svg results/*/plo
         done >"$tmp/fonts"
     [ ! -s "$tmp/fonts" ] || fail "$f names fonts that tools/setup-slides.sh does not install: $(paste -sd, "$tmp/fonts")"
 done
+
+# The intro deck's slide on the GPU names the dates and the driver of the runs: the dates
+# are those of the committed CSVs (the first to the last of the H100's, the H200's), the
+# driver the one the results' READMEs name - checked here, since they are typed.
+csv_dates() { # GPU: the dates of its CSVs, first and last
+    for f in results/"$1"/*.csv; do
+        awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "date") c = i; next } c { print $c }' "$f"
+    done | sort -u | sed -n '1p;$p' | paste -sd' ' -
+}
+gpu_slide=$(awk '/^## The GPU it was measured on/ { on = 1; next } on && /^---$/ { exit } on' slides/00_intro.md)
+checks=$((checks + 3))
+h100=$(csv_dates nvidia-h100-80gb-hbm3) h200=$(csv_dates nvidia-h200)
+said=$(printf '%s\n' "$gpu_slide" | grep -oE '[0-9]{4}-[0-9]{2}-[0-9]{2} to [0-9]{4}-[0-9]{2}-[0-9]{2}' | sed 's/ to / /')
+[ "$said" = "$h100" ] || fail "slides/00_intro.md: the H100's runs are dated '$said' there, the CSVs say '$h100'"
+said=$(printf '%s\n' "$gpu_slide" | grep -oE 'H200\*\* on [0-9]{4}-[0-9]{2}-[0-9]{2}' | grep -oE '[0-9-]{10}$')
+[ "$said $said" = "$h200" ] || fail "slides/00_intro.md: the H200's runs are dated '$said' there, the CSVs say '$h200'"
+driver=$(printf '%s\n' "$gpu_slide" | grep -oE 'driver [0-9.]+' | head -n 1)
+[ -n "$driver" ] && grep -q "$driver" results/nvidia-h100-80gb-hbm3/README.md &&
+    grep -q "$driver" results/nvidia-h200/README.md ||
+    fail "slides/00_intro.md: '$driver' is not the driver results/*/README.md name"
 
 # The course's path (steps.txt, make steps): every step's file exists, every algorithm
 # file of a stage is a step, and each lesson stays small: the lines `make diff` changes
