@@ -87,12 +87,35 @@ for deck in "${decks[@]}"; do
     grep -qE '^<!-- (diff|diff06|code) ' "$deck" || fail "$deck: no quoted diff or code"
 done
 
-# Quoted lines.  In a deck, "<!-- diff FROM TO -->" before a code block says that every
-# line of the block is a line of `make diff FROM=.. TO=..` (sign included),
-# "<!-- diff06 FROM TO -->" the same of `make diff06` (stage 06's versions), and
-# "<!-- code FILE -->" that every line is a line of FILE; blank lines and "..." are
-# allowed.  Spacing is compared loosely (runs of blanks as one).
+# Quoted lines.  In a deck, "<!-- diff FROM TO -->" before a code block says that the
+# block is a piece of `make diff FROM=.. TO=..` (signs included), "<!-- diff06 FROM TO -->"
+# the same of `make diff06` (stage 06's versions), and "<!-- code FILE -->" a piece of
+# FILE: every line is a line of it, and the lines follow each other there as in the block
+# (a contiguous excerpt, not lines picked out); blank lines are not counted, and a line
+# "..." marks a cut between two such pieces.  Spacing and indentation are compared loosely
+# (runs of blanks as one), so an excerpt may be moved to its own left margin.
 normalise() { sed 's/^\([-+]\)[[:space:]]*/\1/; s/^[[:space:]]*//; s/[[:space:]]\+/ /g; s/ $//'; }
+# contiguous SOURCE QUOTED: each piece of QUOTED (split at "...") is a run of consecutive
+# lines of SOURCE, blank lines left out of both; prints the first piece that is not
+contiguous() {
+    awk 'BEGIN { piece = 0 }
+         NR == FNR { if ($0 != "") src[++n] = $0; next }
+         $0 == "" { next }
+         $0 == "..." { piece++; next }
+         { q[piece, ++len[piece]] = $0 }
+         END {
+             for (p = 0; p <= piece; p++) {
+                 if (len[p] == 0) continue
+                 found = 0
+                 for (i = 1; i + len[p] - 1 <= n && !found; i++) {
+                     found = 1
+                     for (j = 1; j <= len[p]; j++)
+                         if (src[i + j - 1] != q[p, j]) { found = 0; break }
+                 }
+                 if (!found) { print q[p, 1]; exit }
+             }
+         }' "$1" "$2"
+}
 for deck in "${decks[@]}"; do
     grep -nE '^<!-- (diff|diff06|code) ' "$deck" | while IFS=: read -r line marker; do
         set -- $marker
@@ -102,16 +125,23 @@ for deck in "${decks[@]}"; do
             what="make $kind FROM=$3 TO=$4"
         else
             [ -f "$3" ] || { echo "FAIL: $deck:$line quotes $3, which does not exist"; continue; }
-            normalise <"$3" >"$tmp/source"
+            # the handouts' hole markers (LAB BEGIN/END/STUB) are not code: make diff
+            # leaves them out too, and an excerpt may pass over them
+            grep -v -E '^[[:space:]]*/\* LAB (BEGIN|END|STUB) ' "$3" | normalise >"$tmp/source"
             what=$3
         fi
         [ -s "$tmp/source" ] || { echo "FAIL: $deck:$line: $what gave nothing"; continue; }
         tail -n +"$((line + 1))" "$deck" | awk 'NR == 1 && !/^```/ { exit } NR > 1 && /^```/ { exit } NR > 1' |
-            while IFS= read -r quoted; do
-                q=$(printf '%s\n' "$quoted" | normalise)
-                [ -z "$q" ] || [ "$q" = "..." ] && continue
-                grep -qxF -- "$q" "$tmp/source" || echo "FAIL: $deck:$line: not in $what: $quoted"
-            done
+            normalise >"$tmp/quoted"
+        missing=0
+        while IFS= read -r q; do
+            [ -z "$q" ] || [ "$q" = "..." ] && continue
+            grep -qxF -- "$q" "$tmp/source" || { echo "FAIL: $deck:$line: not in $what: $q"; missing=1; }
+        done <"$tmp/quoted"
+        if [ "$missing" -eq 0 ]; then
+            apart=$(contiguous "$tmp/source" "$tmp/quoted")
+            [ -z "$apart" ] || echo "FAIL: $deck:$line: lines picked out of $what, not a piece of it (from: $apart)"
+        fi
     done
 done >"$tmp/quotes"
 quoted_failures=$(grep -c '^FAIL' "$tmp/quotes")
