@@ -2,12 +2,12 @@
 # slides.sh [DECK.md...] - `make slides`: renders the decks of slides/ (default: all of
 # them) with marp-cli to build/slides/<deck>.html (press P in a browser for the presenter
 # view with its speaker notes), the notes alone to build/slides/<deck>.notes.txt (to
-# print), and to build/slides/<deck>.pdf, the notes as annotations and the slide titles as
-# bookmarks, where a Chromium is found (CHROME_PATH, or chromium / chromium-browser / google-chrome on
-# PATH).  marp-cli is the version pinned in slides/package-lock.json, installed with
-# `npm ci` on first use.  The HTML files show the images of slides/img/ and the committed
-# charts of results/*/plots/, which are copied next to them (build/slides/img,
-# build/results); nothing outside build/ is written.
+# print), and to build/slides/<deck>.pdf, the notes as annotations and the slide titles
+# as bookmarks, where a Chromium is found (CHROME_PATH, or chromium / chromium-browser /
+# google-chrome on PATH).  marp-cli is the version pinned in slides/package-lock.json,
+# installed with `npm ci` on first use.  The HTML files show the images of slides/img/
+# and the committed charts of results/*/plots/, which are copied next to them
+# (build/slides/img, build/results); nothing outside build/ is written.
 set -u
 cd "$(dirname "$0")/.."
 . tools/slides-env.sh
