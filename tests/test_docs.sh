@@ -94,6 +94,7 @@ done
 # (a contiguous excerpt, not lines picked out); blank lines are not counted, and a line
 # "..." marks a cut between two such pieces.  Spacing and indentation are compared loosely
 # (runs of blanks as one), so an excerpt may be moved to its own left margin.
+. tools/steps-lib.sh # without_lab_marks; below, the course's path
 normalise() { sed 's/^\([-+]\)[[:space:]]*/\1/; s/^[[:space:]]*//; s/[[:space:]]\+/ /g; s/ $//'; }
 # contiguous SOURCE QUOTED: each piece of QUOTED (split at "...") is a run of consecutive
 # lines of SOURCE, blank lines left out of both; prints the first piece that is not
@@ -125,9 +126,9 @@ for deck in "${decks[@]}"; do
             what="make $kind FROM=$3 TO=$4"
         else
             [ -f "$3" ] || { echo "FAIL: $deck:$line quotes $3, which does not exist"; continue; }
-            # the handouts' hole markers (LAB BEGIN/END/STUB) are not code: make diff
-            # leaves them out too, and an excerpt may pass over them
-            grep -v -E '^[[:space:]]*/\* LAB (BEGIN|END|STUB) ' "$3" | normalise >"$tmp/source"
+            # the handouts' hole markers are not code: make diff leaves them out too, and
+            # an excerpt may pass over them
+            without_lab_marks "$3" | normalise >"$tmp/source"
             what=$3
         fi
         [ -s "$tmp/source" ] || { echo "FAIL: $deck:$line: $what gave nothing"; continue; }
@@ -167,7 +168,7 @@ done
 # driver the one the results' READMEs name - checked here, since they are typed.
 csv_dates() { # GPU: the dates of its CSVs, first and last
     for f in results/"$1"/*.csv; do
-        awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "date") c = i; next } c { print $c }' "$f"
+        awk -f tools/csv.awk -f tools/csv-columns.awk -v cols=date "$f"
     done | sort -u | sed -n '1p;$p' | paste -sd' ' -
 }
 gpu_slide=$(awk '/^## The GPU it was measured on/ { on = 1; next } on && /^---$/ { exit } on' slides/00_intro.md)
@@ -186,7 +187,6 @@ driver=$(printf '%s\n' "$gpu_slide" | grep -oE 'driver [0-9.]+' | head -n 1)
 # file of a stage is a step, and each lesson stays small: the lines `make diff` changes
 # from the step before, counted as `make steps` counts them, stay within 200 (350 for a
 # step that changes a pass's whole structure).
-. tools/steps-lib.sh
 prev=""
 while IFS=$'\t' read -r id file kind lesson from; do
     checks=$((checks + 1))
