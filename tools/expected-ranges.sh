@@ -17,10 +17,19 @@ for g in $gpus; do
 done
 # shellcheck disable=SC2086
 awk -v names="$names" -f tools/csv.awk -f /dev/stdin $files >"$out.tmp" <<'EOF'
-function range(a, b) { # "lo-hi" of two ratios (either may be missing)
+function range(a, b,    t) { # "lo-hi" of two ratios (either may be missing)
     if (a == "" || b == "") return a b
     if (a + 0 > b + 0) { t = a; a = b; b = t }
     return a == b ? a : a "-" b
+}
+# per_gpu(TABLE, KEY): ",v1,v2,...,range" - KEY's ratio on each GPU, then their range
+function per_gpu(table, key,    i, line, r) {
+    for (i = 1; i <= ng; i++) { line = line "," table[key, i]; r = i == 1 ? table[key, i] : range(r, table[key, i]) }
+    return line "," r
+}
+function header(ratio_name,    i, h) { # the columns per_gpu fills
+    for (i = 1; i <= ng; i++) h = h "," ratio_name "_" g[i]
+    return h "," ratio_name "_range"
 }
 function ratio(x, y) { return (x == "" || y == "" || y + 0 == 0) ? "" : sprintf("%.2f", x / y) }
 FNR == 1 {
@@ -41,18 +50,10 @@ FNR == 1 {
 }
 END {
     ng = split(names, g, " ")
-    printf "step,n"
-    for (i = 1; i <= ng; i++) printf ",vs_cub_%s", g[i]
-    printf ",vs_cub_range"
-    for (i = 1; i <= ng; i++) printf ",vs_previous_%s", g[i]
-    print ",vs_previous_range"
+    print "step,n" header("vs_cub") header("vs_previous")
     for (k = 1; k <= count; k++) {
         split(order[k], kn, SUBSEP)
-        line = kn[1] "," kn[2]; rc = ""; rp = ""
-        for (i = 1; i <= ng; i++) { line = line "," cub[order[k], i]; rc = i == 1 ? cub[order[k], i] : range(rc, cub[order[k], i]) }
-        line = line "," rc
-        for (i = 1; i <= ng; i++) { line = line "," prev[order[k], i]; rp = i == 1 ? prev[order[k], i] : range(rp, prev[order[k], i]) }
-        print line "," rp
+        print kn[1] "," kn[2] per_gpu(cub, order[k]) per_gpu(prev, order[k])
     }
 }
 EOF
