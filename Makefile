@@ -210,10 +210,12 @@ $(LIBCOMMON): $(COMMON_OBJ)
 # the compiler's shared DW.ref.* words, which other objects refer to).
 STEP_RENAMES = $(foreach f,STAGE stage_check_options stage_device_bytes stage_step_bytes \
                  stage_sort stage_sort_pairs,-D$(f)=step$(1)_$(f))
-# step_object SOURCE,K,OBJECT: SOURCE (C or CUDA) compiled as step K, renamed and localised
-step_object = $(if $(filter %.c,$(1)),$(CC) $(CFLAGS),$(NVCC) $(NVCCFLAGS)) \
-    $(call STEP_RENAMES,$(2)) -c $(1) -o $(3) && \
-    objcopy -w --keep-global-symbol='step$(2)_*' --keep-global-symbol='DW.ref.*' $(3)
+# renamed_object SOURCE,DEFINES,KEEP,OBJECT: SOURCE (C or CUDA) compiled with DEFINES (the
+# renames), every global symbol but those matching KEEP made local
+renamed_object = $(if $(filter %.c,$(1)),$(CC) $(CFLAGS),$(NVCC) $(NVCCFLAGS)) $(2) -c $(1) -o $(4) && \
+    objcopy -w --keep-global-symbol='$(3)' --keep-global-symbol='DW.ref.*' $(4)
+# step_object SOURCE,K,OBJECT: SOURCE compiled as step K, renamed and localised
+step_object = $(call renamed_object,$(1),$(call STEP_RENAMES,$(2)),step$(2)_*,$(3))
 $(BUILD)/obj/%.step.o: %.cu $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(call say,NVCC,$< (step $(call step_number,$*)))

@@ -57,13 +57,13 @@ static void usage(void)
     printf("usage: 06_nn_histogram [options]\n"
            "the nearest-neighbour distance histogram: for each query, the histogram of its\n"
            "distances to every reference point, K equal-width bins from min to max\n\n"
-           "data (default: SIFT-like integers 0..255, -q 10000 -r 1000000 -d 128)\n"
+           "data (default: SIFT-like integers 0..255, -q %d -r %d -d %d)\n"
            "  -q N, -r N, -d N    queries, references, dimensions to generate\n"
-           "  --seed S            seed of the generator (default 2026)\n"
+           "  --seed S            seed of the generator (default %d)\n"
            "  --base FILE         references from an .fvecs file (with --query)\n"
            "  --query FILE        queries from an .fvecs file (with --base)\n"
            "problem\n"
-           "  --bins K            bins per histogram, 1..%d (default 5000)\n"
+           "  --bins K            bins per histogram, 1..%d (default %d)\n"
            "  --version N|all     step 06.N of the course: 1 the report's pipeline (float\n"
            "                      bins), 2 exact bins, 3 reductions and privatisation,\n"
            "                      4 register tiles, 5 fused, 6 margin binning, 7 bytes\n"
@@ -77,7 +77,8 @@ static void usage(void)
            "  --no-cublas         do not run the cuBLAS baselines (cublas-fp32: SGEMM;\n"
            "                      cublas-int8: integer GEMM, byte data only)\n"
            "  --output FILE       the histograms as .ivecs (of the last version run)\n",
-           MAX_BINS);
+           NN_DEFAULT_QUERIES, NN_DEFAULT_REFS, NN_DEFAULT_DIMS, NN_DEFAULT_SEED, MAX_BINS,
+           NN_DEFAULT_BINS);
 }
 
 static int number(const char *option, const char *text, uint64_t min, uint64_t max)
@@ -135,8 +136,9 @@ static void check_problem_fits(int queries, int refs, int dims, int bins)
 
 static void parse(int argc, char **argv, nn_config *c)
 {
-    *c = (nn_config){.queries = 10000, .refs = 1000000, .dims = 128, .bins = 5000,
-                     .version = NN_VERSIONS, .reduce = NN_REDUCE_SHUFFLE, .seed = 2026,
+    *c = (nn_config){.queries = NN_DEFAULT_QUERIES, .refs = NN_DEFAULT_REFS,
+                     .dims = NN_DEFAULT_DIMS, .bins = NN_DEFAULT_BINS, .version = NN_VERSIONS,
+                     .reduce = NN_REDUCE_SHUFFLE, .seed = NN_DEFAULT_SEED,
                      .runs = 3, .check = 16};
     int sizes_given = 0;
     for (int i = 1; i < argc; i++) {

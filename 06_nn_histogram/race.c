@@ -80,14 +80,14 @@ int main(int argc, char **argv)
     gpu_require("race");
 
     /* the stage's default problem (its program's defaults), with fewer queries */
-    int refs = 1000000, dims = 128;
+    int refs = NN_DEFAULT_REFS, dims = NN_DEFAULT_DIMS;
     float *query = malloc((size_t)queries * dims * sizeof *query);
     float *base = malloc((size_t)refs * dims * sizeof *base);
     if (!query || !base)
         usage_error("not enough host memory for the data");
-    make_sift_like(query, queries, dims, 2026);
-    make_sift_like(base, refs, dims, 2027);
-    nn_problem p = {.queries = queries, .refs = refs, .dims = dims, .bins = 5000,
+    make_sift_like(query, queries, dims, NN_DEFAULT_SEED);
+    make_sift_like(base, refs, dims, NN_DEFAULT_SEED + 1);
+    nn_problem p = {.queries = queries, .refs = refs, .dims = dims, .bins = NN_DEFAULT_BINS,
                     .query = query, .base = base};
     char err[256];
     nn_device *dev = nn_device_create(&p, err, sizeof err);

@@ -46,8 +46,7 @@ $(RACE)/course.o: $(RACE_COURSE) $(FLAGS_FILE)
 $(RACE)/work.o: $(RACE_FILE) $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(call say,RACE,$< (the student))
-	$(Q)$(NVCC) $(NVCCFLAGS) -Dnn_version_$(RACE_VERSION)=nn_version_work -c $< -o $@
-	$(Q)objcopy -w --keep-global-symbol=nn_version_work --keep-global-symbol='DW.ref.*' $@ || \
+	$(Q)$(call renamed_object,$<,-Dnn_version_$(RACE_VERSION)=nn_version_work,nn_version_work,$@) || \
 	    { rm -f $@; exit 1; }
 $(RACE)/race.o: $(S06)/race.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
