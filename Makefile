@@ -31,12 +31,38 @@
 # make run / test / bench / sanitize build in parallel (one job per core)
 # unless -j is given.
 
-# The toolkit root comes from nvcc itself (its --dryrun prints TOP=<root>), not
-# from where nvcc sits on PATH: /usr/local/bin/nvcc may be a wrapper script
-# whose directory holds no CUDA headers.
 ifndef NVCC
 NVCC := $(or $(shell command -v nvcc 2>/dev/null),/usr/local/cuda/bin/nvcc)
 endif
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+
+# ---- a GPU here? --------------------------------------------------------------
+# What nvidia-smi reports: the GPU's compute capability (9.0 -> 90), or nothing.  A GPU
+# that nvidia-smi cannot name but whose device file is there still counts as one.
+GPU_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | grep -E '^[0-9]+\.[0-9]+$$' | head -n 1 | tr -d .)
+HAVE_GPU := $(if $(GPU_CC)$(wildcard /dev/nvidia0 /dev/dxg),1,0)
+
+# ---- the CUDA build, or the CPU build -------------------------------------------
+# CUDA=1 builds everything with nvcc into build/.  CUDA=0 is the CPU build: the stages
+# that run on the CPU (01) and their tests, by the C compiler alone, with no CUDA header
+# or library (common/no_gpu.c stands in for the files that call CUDA), into build/cpu/.
+# It is what a machine without nvcc builds, and what `make run` builds on a machine
+# without a GPU, where no other stage could run.
+ifndef CUDA
+CUDA := $(if $(shell test -x '$(NVCC)' && echo yes),1,0)
+endif
+ifneq ($(filter-out 0 1,$(CUDA)),)
+$(error CUDA="$(CUDA)": 1 builds every stage with nvcc, 0 the CPU build (stage 01 alone, gcc))
+endif
+ifeq ($(CUDA),0)
+BUILD := build/cpu
+else
+BUILD := build
+# The toolkit root comes from nvcc itself (its --dryrun prints TOP=<root>), not
+# from where nvcc sits on PATH: /usr/local/bin/nvcc may be a wrapper script
+# whose directory holds no CUDA headers.
 ifndef CUDA_PATH
 CUDA_PATH := $(realpath $(shell $(NVCC) --dryrun -c -x cu /dev/null -o /dev/null 2>&1 | sed -n 's/.*TOP=//p'))
 CUDA_PATH := $(or $(CUDA_PATH),/usr/local/cuda)
@@ -44,25 +70,25 @@ endif
 ifeq ($(wildcard $(CUDA_PATH)/include/cuda_runtime_api.h),)
 $(warning no CUDA headers in $(CUDA_PATH)/include (nvcc: $(NVCC)); set CUDA_PATH=/path/to/cuda)
 endif
-ifeq ($(origin CC),default)
-CC := gcc
 endif
-BUILD := build
 
 # ---- GPU architectures -------------------------------------------------------
-# Without ARCH, build for the GPU that nvidia-smi reports; with no GPU, for a
-# list from Turing to Hopper (sm_75 sm_80 sm_86 sm_89 sm_90) plus PTX for the
-# newest, so that the binaries also run on later GPUs.
-DEFAULT_ARCH := sm_75 sm_80 sm_86 sm_89 sm_90
+# Without ARCH, build for the GPU that nvidia-smi reports: one architecture, the
+# quickest build.  With no GPU, and with ARCH=all, for the portable list from Turing
+# to Hopper (sm_75 sm_80 sm_86 sm_89 sm_90) plus PTX for the newest, so that the
+# binaries also run on later GPUs: what CI builds, and what to hand out.
+PORTABLE_ARCH := sm_75 sm_80 sm_86 sm_89 sm_90
 ifeq ($(origin ARCH),undefined)
-GPU_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | grep -E '^[0-9]+\.[0-9]+$$' | head -n 1 | tr -d .)
 ifneq ($(GPU_CC),)
 ARCH := sm_$(GPU_CC)
 ARCH_SOURCE := the GPU found by nvidia-smi
 else
-ARCH := $(DEFAULT_ARCH)
-ARCH_SOURCE := no GPU found, the default list
+ARCH := $(PORTABLE_ARCH)
+ARCH_SOURCE := no GPU found, the portable list
 endif
+else ifeq ($(strip $(ARCH)),all)
+override ARCH := $(PORTABLE_ARCH)
+ARCH_SOURCE := ARCH=all, the portable list
 else
 ARCH_SOURCE := ARCH on the command line
 endif
@@ -76,7 +102,7 @@ GENCODE := $(foreach a,$(ARCH),-gencode arch=compute_$(a:sm_%=%),code=$(a)) \
            -gencode arch=compute_$(NEWEST_ARCH:sm_%=%),code=compute_$(NEWEST_ARCH:sm_%=%)
 
 # ---- flags --------------------------------------------------------------------
-INCLUDES := -Icommon -I$(CUDA_PATH)/include
+INCLUDES := -Icommon $(if $(filter 1,$(CUDA)),-I$(CUDA_PATH)/include)
 CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -MMD -MP $(INCLUDES)
 # .cu files are compiled as C++20 so that C-style designated initialisers
 # ({.bits = 4}) are standard; omitted fields are zero, as in C, hence no
@@ -90,6 +116,16 @@ else
 NVCCFLAGS += -lineinfo
 endif
 LDLIBS := -lpthread -ldl
+# Programs are linked by nvcc (the CUDA runtime, the device code of every object), or in
+# the CPU build by the C compiler.
+ifeq ($(CUDA),0)
+LINK = $(CC)
+LDLIBS += -lm
+CPU_BUILD_WHY := $(if $(filter command line environment,$(origin CUDA)),CUDA=0,no nvcc found ($(NVCC))): \
+    stage 01 and its tests, with $(CC) alone
+else
+LINK = $(NVCC) $(GENCODE)
+endif
 
 # Quiet by default: one short line per file built ("  NVCC  05_warp_shuffle/radix_sort.cu"),
 # the flags once at the start; V=1 prints every command whole.
@@ -105,10 +141,15 @@ endif
 # a second make (BUILD_ALL), which prints them - after their own checks, so that a target
 # refused for a missing tool or GPU prints no flags at all.
 ifeq ($(filter clean diff diff06 steps help tables plots slides run test sanitize bench profile \
-               limits device-check handout grade race,$(MAKECMDGOALS)),)
+               limits device-check handout grade race print-%,$(MAKECMDGOALS)),)
+ifeq ($(CUDA),0)
+$(info [build] the CPU build, into $(BUILD)/: $(CPU_BUILD_WHY))
+$(info [build] CC   = $(CC) $(CFLAGS))
+else
 $(info [build] ARCH = $(ARCH)  ($(ARCH_SOURCE)))
 $(info [build] CC   = $(CC) $(CFLAGS))
 $(info [build] NVCC = $(NVCC) $(NVCCFLAGS))
+endif
 endif
 
 # ---- rebuild when the flags change ---------------------------------------------
@@ -116,7 +157,7 @@ endif
 # depends on it, and it is rewritten only when they change: `make ARCH=sm_80`
 # after `make` rebuilds, a second `make ARCH=sm_80` does nothing.
 FLAGS_FILE := $(BUILD)/flags
-FLAGS_NOW := $(CC) $(CFLAGS) | $(NVCC) $(NVCCFLAGS) | $(LDLIBS)
+FLAGS_NOW := $(CC) $(CFLAGS) | $(if $(filter 1,$(CUDA)),$(NVCC) $(NVCCFLAGS) | )$(LDLIBS)
 ifneq ($(filter-out clean diff diff06 steps help tables plots slides handout,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(file <$(FLAGS_FILE)),$(FLAGS_NOW))
 $(shell mkdir -p $(BUILD))
@@ -132,6 +173,7 @@ $(FLAGS_FILE):
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 JOBS = $(if $(findstring jobserver,$(MAKEFLAGS))$(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 BUILD_ALL = $(MAKE) $(if $(filter 1,$(V)),,-s) --no-print-directory $(JOBS) all
+BUILD_STAGES = $(MAKE) $(if $(filter 1,$(V)),,-s) --no-print-directory $(JOBS) stages
 
 # ---- what exists --------------------------------------------------------------
 # A sort stage is a directory NN_name holding radix_sort.c or radix_sort.cu, or - a
@@ -140,10 +182,28 @@ BUILD_ALL = $(MAKE) $(if $(filter 1,$(V)),,-s) --no-print-directory $(JOBS) all
 SORT_STAGES := $(sort $(patsubst %/,%,$(dir $(wildcard [0-9][0-9]_*/radix_sort.c \
                  [0-9][0-9]_*/radix_sort.cu [0-9][0-9]_*/step1_*.cu))))
 OTHER_STAGES := $(sort $(patsubst %/,%,$(dir $(wildcard [0-9][0-9]_*/rules.mk))))
-STAGES := $(sort $(SORT_STAGES) $(OTHER_STAGES))
+ALL_STAGES := $(sort $(SORT_STAGES) $(OTHER_STAGES))
+# The stages that run on the CPU (their algorithm is C: radix_sort.c), the only ones of
+# the CPU build, which names the others when it is asked to run or test them.
+CPU_STAGES := $(sort $(patsubst %/,%,$(dir $(wildcard [0-9][0-9]_*/radix_sort.c))))
+ifeq ($(CUDA),0)
+STAGES := $(CPU_STAGES)
+SORT_STAGES := $(CPU_STAGES)
+else
+STAGES := $(ALL_STAGES)
+endif
+NOT_BUILT_STAGES := $(filter-out $(STAGES),$(ALL_STAGES))
 
+# common/: the files that call CUDA (gpu.c, step_timer.c, the .cu files), or in the CPU
+# build no_gpu.c, which stands in for them
 COMMON_C := $(filter-out common/driver.c common/one_step.c common/race.c,$(wildcard common/*.c))
+ifeq ($(CUDA),0)
+COMMON_C := $(filter-out common/gpu.c common/step_timer.c,$(COMMON_C))
+COMMON_CU :=
+else
+COMMON_C := $(filter-out common/no_gpu.c,$(COMMON_C))
 COMMON_CU := $(wildcard common/*.cu)
+endif
 COMMON_OBJ := $(COMMON_C:%.c=$(BUILD)/obj/%.o) $(COMMON_CU:%.cu=$(BUILD)/obj/%.o)
 LIBCOMMON := $(BUILD)/lib/libcommon.a
 DRIVER_OBJ := $(BUILD)/obj/common/driver.o
@@ -174,14 +234,45 @@ TEST_BINS := $(sort $(filter-out $(MULTI_STEP_STAGES:%=$(BUILD)/tests/test_%),\
 TEST_SCRIPTS := $(wildcard tests/test_*.sh)
 # test programs that never touch the GPU (make sanitize leaves them out)
 CPU_TESTS := $(BUILD)/tests/test_harness $(BUILD)/tests/test_01_sequential $(BUILD)/tests/test_06_nn_cpu
+# The CPU build's tests: its stages' test programs, and the scripts of its stages
+# (test_*_01_*.sh, test_*_01.sh) or of no stage and no GPU (test_docs.sh ...); the
+# others are named as not built when make test runs.
+ifeq ($(CUDA),0)
+stage_numbers := $(foreach s,$(ALL_STAGES),$(firstword $(subst _, ,$(s))))
+cpu_numbers := $(foreach s,$(CPU_STAGES),$(firstword $(subst _, ,$(s))))
+script_numbers = $(filter $(stage_numbers),$(subst _, ,$(basename $(notdir $(1)))))
+CPU_BUILD_SCRIPTS := $(foreach t,$(TEST_SCRIPTS),$(if $(call script_numbers,$(t)),\
+    $(if $(filter $(cpu_numbers),$(call script_numbers,$(t))),$(t)),$(if $(findstring gpu,$(t)),,$(t))))
+CPU_BUILD_TESTS := $(foreach s,$(CPU_STAGES),$(BUILD)/tests/test_$(s))
+NOT_BUILT_TESTS := $(notdir $(filter-out $(CPU_BUILD_TESTS),$(TEST_BINS)) \
+                            $(filter-out $(CPU_BUILD_SCRIPTS),$(TEST_SCRIPTS)))
+TEST_BINS := $(CPU_BUILD_TESTS)
+TEST_SCRIPTS := $(CPU_BUILD_SCRIPTS)
+endif
 TEST_SUPPORT_C := tests/sort_battery.c
 TEST_SUPPORT_CU := $(wildcard tests/gpu_*.cu)
 
-.PHONY: all run test sanitize bench profile plots slides tables diff diff06 steps limits clean help race \
-        device-check handout grade $(STAGES)
+# make test STAGE_TESTS=NN (what `cd NN_stage && make test` runs): only the test programs and
+# scripts of stage NN, those named with its number (test_NN_*, test_cli_NN_*.sh,
+# test_grade_NN.sh ...), after building that stage alone
+ifdef STAGE_TESTS
+named_with = $(foreach t,$(2),$(if $(filter $(1),$(subst _, ,$(basename $(notdir $(t))))),$(t)))
+TEST_BINS := $(call named_with,$(STAGE_TESTS),$(TEST_BINS))
+TEST_SCRIPTS := $(call named_with,$(STAGE_TESTS),$(TEST_SCRIPTS))
+NOT_BUILT_TESTS := $(call named_with,$(STAGE_TESTS),$(NOT_BUILT_TESTS))
+TESTS_BUILD = $(MAKE) $(if $(filter 1,$(V)),,-s) --no-print-directory $(JOBS) \
+    $(filter $(STAGE_TESTS)_%,$(STAGES))
+else
+TESTS_BUILD = $(BUILD_ALL)
+endif
+
+.PHONY: all stages run test sanitize bench profile plots slides tables diff diff06 steps limits clean \
+        help race device-check handout grade print-tests print-build $(STAGES)
 .DEFAULT_GOAL := all
 
-all: $(STAGES:%=$(BUILD)/bin/%) $(TEST_BINS) $(BUILD)/bin/limits
+all: stages $(TEST_BINS) $(if $(filter 1,$(CUDA)),$(BUILD)/bin/limits)
+# every stage's program, and nothing else: what make run and make bench run
+stages: $(STAGES:%=$(BUILD)/bin/%)
 
 help:
 	@sed -n '2,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -228,7 +319,7 @@ $(1): $(BUILD)/bin/$(1) $(if $(call step_files,$(1)),$(filter $(BUILD)/tests/tes
 $(BUILD)/bin/$(1): $(call stage_objs,$(1)) $(DRIVER_OBJ) $(LIBCOMMON)
 	@mkdir -p $$(@D)
 	$$(call say,LINK,$$@)
-	$$(Q)$$(NVCC) $$(GENCODE) $$^ -o $$@ $$(LDLIBS)
+	$$(Q)$$(LINK) $$^ -o $$@ $$(LDLIBS)
 endef
 # its test program (a stage of one step)
 define SORT_TEST_RULES
@@ -236,7 +327,7 @@ $(BUILD)/tests/test_$(1): $(BUILD)/obj/tests/test_$(1).o $(BUILD)/obj/tests/sort
                           $(call stage_test_obj,$(1)) $(LIBCOMMON)
 	@mkdir -p $$(@D)
 	$$(call say,LINK,$$@)
-	$$(Q)$$(NVCC) $$(GENCODE) $$^ -o $$@ $$(LDLIBS)
+	$$(Q)$$(LINK) $$^ -o $$@ $$(LDLIBS)
 endef
 $(foreach s,$(SORT_STAGES),$(eval $(call SORT_STAGE_RULES,$(s))))
 $(foreach s,$(filter-out $(MULTI_STEP_STAGES),$(SORT_STAGES)),$(eval $(call SORT_TEST_RULES,$(s))))
@@ -256,7 +347,7 @@ $(BUILD)/tests/test_$(1)_$(2): $(BUILD)/obj/tests/test_$(1)_$(2).o $(BUILD)/obj/
                                $(BUILD)/obj/$(1)/test_hooks_$(2).o $(LIBCOMMON)
 	@mkdir -p $$(@D)
 	$$(call say,LINK,$$@)
-	$$(Q)$$(NVCC) $$(GENCODE) $$^ -o $$@ $$(LDLIBS)
+	$$(Q)$$(LINK) $$^ -o $$@ $$(LDLIBS)
 endef
 $(foreach s,$(MULTI_STEP_STAGES),$(foreach f,$(call step_files,$(s)),\
     $(eval $(call STEP_TEST_RULES,$(s),$(call step_number,$(f)),$(f)))))
@@ -266,19 +357,21 @@ $(foreach s,$(MULTI_STEP_STAGES),$(foreach f,$(call step_files,$(s)),\
 $(BUILD)/tests/test_harness: $(BUILD)/obj/tests/test_harness.o $(LIBCOMMON)
 	@mkdir -p $(@D)
 	$(call say,LINK,$@)
-	$(Q)$(NVCC) $(GENCODE) $^ -o $@ $(LDLIBS)
+	$(Q)$(LINK) $^ -o $@ $(LDLIBS)
 
 $(BUILD)/tests/test_gpu_common: $(BUILD)/obj/tests/test_gpu_common.o \
                                 $(TEST_SUPPORT_CU:%.cu=$(BUILD)/obj/%.o) $(LIBCOMMON)
 	@mkdir -p $(@D)
 	$(call say,LINK,$@)
-	$(Q)$(NVCC) $(GENCODE) $^ -o $@ $(LDLIBS)
+	$(Q)$(LINK) $^ -o $@ $(LDLIBS)
 
 # The GPU's floors (make limits): a tool, not a stage.
+ifeq ($(CUDA),1)
 $(BUILD)/bin/limits: $(BUILD)/obj/tools/limits.o $(LIBCOMMON)
 	@mkdir -p $(@D)
 	$(call say,LINK,$@)
-	$(Q)$(NVCC) $(GENCODE) $^ -o $@ $(LDLIBS)
+	$(Q)$(LINK) $^ -o $@ $(LDLIBS)
+endif
 
 # The grader's race (tools/grade.sh): make race RACE_FILE=<a step's file> RACE_COURSE=<the
 # course's copy of it> builds build/race/race, in which the course's copy and this tree's
@@ -300,33 +393,55 @@ $(RACE)/work.o: $(RACE_FILE) $(FLAGS_FILE)
 $(RACE)/race: $(RACE)/course.o $(RACE)/work.o $(BUILD)/obj/common/race.o $(LIBCOMMON)
 	@mkdir -p $(@D)
 	$(call say,LINK,$@)
-	$(Q)$(NVCC) $(GENCODE) $^ -o $@ $(LDLIBS)
+	$(Q)$(LINK) $^ -o $@ $(LDLIBS)
 endif
 
+ifeq ($(CUDA),1)
 include $(wildcard [0-9][0-9]_*/rules.mk)
+else
+# the CPU build builds no GPU stage: asked for one, it says why
+$(NOT_BUILT_STAGES) $(BUILD)/bin/limits:
+	@echo "make: $(notdir $@) needs nvcc: the CPU build ($(CPU_BUILD_WHY)) leaves it out" >&2; exit 2
+endif
 
 # ---- running ------------------------------------------------------------------
-# Each builds first, in parallel (BUILD_ALL), then runs.  A target that cannot do its job
-# here (no GPU, a missing tool, no STAGE) says so before anything is built.
+# Each builds first, in parallel (BUILD_ALL, or BUILD_STAGES: the programs alone), then
+# runs.  A target that cannot do its job here says so before anything is built: a
+# missing tool or a bad argument is an error (exit 2); no GPU, for a target that only
+# measures a GPU (sanitize, profile, limits), is a skip, said in one line, exit 0 - as
+# make test counts a GPU test skipped, not failed.
 # SAVE=1: make bench, plots, profile and limits write into results/ (the committed reference
 # results) instead of build/.
 export SAVE
+# skip_without_gpu SCRIPT ARGS: runs the script's --check; its exit 77 (no GPU) ends the
+# target with success, any other failure ends it with that failure
+skip_without_gpu = $(1) --check $(2); rc=$$?; [ $$rc -ne 77 ] || exit 0; [ $$rc -eq 0 ] || exit $$rc
+# make run without a GPU: the CPU build of stage 01, the one stage that can run here
+NOT_RUN_WHY = $(if $(filter 0,$(HAVE_GPU)),they need a CUDA GPU and nvidia-smi finds none,they \
+    need nvcc (the CUDA Toolkit), and this is the CPU build: $(CPU_BUILD_WHY))
+ifeq ($(CUDA)$(HAVE_GPU),10)
 run:
-	@$(BUILD_ALL)
-	@tools/run-stages.sh $(BUILD)/bin $(STAGES)
+	@$(MAKE) --no-print-directory CUDA=0 \
+	    CPU_BUILD_WHY="no GPU here (nvidia-smi finds none): stage 01, the stage that runs here, with $(CC) alone" run
+else
+run:
+	@$(BUILD_STAGES)
+	@NOT_RUN="$(NOT_BUILT_STAGES)" NOT_RUN_WHY="$(NOT_RUN_WHY)" tools/run-stages.sh $(BUILD)/bin $(STAGES)
+endif
 
+# FULL=1: every test program's long battery (--full) and a longer timeout
 test:
-	@$(BUILD_ALL)
-	@tools/run-tests.sh $(TEST_BINS) $(TEST_SCRIPTS)
+	@$(TESTS_BUILD)
+	@TEST_FULL=$(FULL) TEST_NOT_BUILT="$(NOT_BUILT_TESTS)" BIN_DIR=$(BUILD)/bin \
+	    tools/run-tests.sh $(TEST_BINS) $(TEST_SCRIPTS)
 
 sanitize:
-	@CUDA_PATH=$(CUDA_PATH) tools/sanitize.sh --check
-	@$(BUILD_ALL)
-	@CUDA_PATH=$(CUDA_PATH) tools/sanitize.sh $(filter-out $(CPU_TESTS),$(TEST_BINS))
+	@$(call skip_without_gpu,CUDA_PATH=$(CUDA_PATH) tools/sanitize.sh) && \
+	    $(BUILD_ALL) && CUDA_PATH=$(CUDA_PATH) tools/sanitize.sh $(filter-out $(CPU_TESTS),$(TEST_BINS))
 
 # make bench: CSVs under build/bench/<machine>/ (SAVE=1: results/<machine>/).
 bench:
-	@$(BUILD_ALL)
+	@$(BUILD_STAGES)
 	@tools/bench.sh $(BUILD)/bin
 
 # make plots: gnuplot SVG charts of the CSVs, under build/ (SAVE=1: results/*/plots/).
@@ -336,16 +451,15 @@ plots:
 # make profile STAGE=04: Nsight Compute on one stage, report under build/profile/<gpu>/
 # (SAVE=1: results/<gpu>/profile/).
 profile:
-	@CUDA_PATH=$(CUDA_PATH) tools/profile.sh --check $(BUILD)/bin "$(STAGE)"
-	@$(BUILD_ALL)
-	@CUDA_PATH=$(CUDA_PATH) tools/profile.sh $(BUILD)/bin "$(STAGE)"
+	@$(call skip_without_gpu,CUDA_PATH=$(CUDA_PATH) tools/profile.sh,$(BUILD)/bin "$(STAGE)") && \
+	    $(BUILD_STAGES) && CUDA_PATH=$(CUDA_PATH) tools/profile.sh $(BUILD)/bin "$(STAGE)"
 
 # make limits: the GPU's copy bandwidth, int8 mma rate and shared atomic rate, into
 # build/limits/<gpu>/limits.csv (SAVE=1: results/<gpu>/limits.csv).
 limits:
-	@tools/limits.sh --check
-	@$(MAKE) $(if $(filter 1,$(V)),,-s) --no-print-directory $(BUILD)/bin/limits
-	@tools/limits.sh $(BUILD)/bin/limits
+	@$(call skip_without_gpu,tools/limits.sh) && \
+	    $(MAKE) $(if $(filter 1,$(V)),,-s) --no-print-directory $(BUILD)/bin/limits && \
+	    tools/limits.sh $(BUILD)/bin/limits
 
 # make slides: every deck of slides/ to build/slides/ (marp-cli from slides/package-lock.json).
 slides:
@@ -379,6 +493,12 @@ grade:
 	@tools/grade.sh "$(STEP)" "$(WORK)"
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf build
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# what make test would run, one a line; the folder this build puts its programs in
+print-tests:
+	@printf '%s\n' $(TEST_BINS) $(TEST_SCRIPTS)
+print-build:
+	@echo $(BUILD)
+
+-include $(shell find $(BUILD) -path $(BUILD)/cpu -prune -o -name '*.d' -print 2>/dev/null)

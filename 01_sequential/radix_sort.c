@@ -87,26 +87,49 @@ double stage_step_bytes(const sort_options *opt, size_t n, int step)
  * floats the larger magnitude is the smaller number).  Descending: every bit
  * flipped, so the largest key comes first - and equal keys still keep their
  * input order, the pass being stable. */
-static uint32_t radix_form(uint32_t key, const sort_options *opt)
+static uint32_t radix_form(uint32_t key, int key_type, int descending)
 {
     uint32_t form = key;
-    if (opt->key_type == KEY_I32)
+    if (key_type == KEY_I32)
         form = key ^ 0x80000000u;
-    else if (opt->key_type == KEY_F32)
+    else if (key_type == KEY_F32)
         form = key >> 31 ? ~key : key | 0x80000000u;
-    return opt->descending ? ~form : form;
+    return descending ? ~form : form;
 }
 
 /* The key back from its radix form. */
-static uint32_t key_of(uint32_t form, const sort_options *opt)
+static uint32_t key_of(uint32_t form, int key_type, int descending)
 {
-    if (opt->descending)
+    if (descending)
         form = ~form;
-    if (opt->key_type == KEY_I32)
+    if (key_type == KEY_I32)
         return form ^ 0x80000000u;
-    if (opt->key_type == KEY_F32)
+    if (key_type == KEY_F32)
         return form >> 31 ? form & 0x7FFFFFFFu : ~form;
     return form;
+}
+
+/* u32 keys in ascending order are their own radix form: nothing to transform. */
+static int keys_are_radix_forms(const sort_options *opt)
+{
+    return opt->key_type == KEY_U32 && !opt->descending;
+}
+
+/* The type and the order are read once, not once a key: opt could alias the keys. */
+static void to_radix_forms(const uint32_t *keys, uint32_t *forms, size_t n,
+                           const sort_options *opt)
+{
+    const int key_type = opt->key_type, descending = opt->descending;
+    for (size_t i = 0; i < n; i++)
+        forms[i] = radix_form(keys[i], key_type, descending);
+}
+
+static void from_radix_forms(const uint32_t *forms, uint32_t *keys, size_t n,
+                             const sort_options *opt)
+{
+    const int key_type = opt->key_type, descending = opt->descending;
+    for (size_t i = 0; i < n; i++)
+        keys[i] = key_of(forms[i], key_type, descending);
 }
 
 /* ---- plain mode: one histogram for the whole array ------------------------ */
@@ -236,12 +259,15 @@ int stage_sort_pairs(const uint32_t *keys_in, const uint32_t *values_in, uint32_
     }
     if (values_in)
         memcpy(values_out, values_in, n * sizeof *values_out);
+    const int transform = !keys_are_radix_forms(opt);
+    if (!transform) /* the sort starts from a copy, as a GPU stage from its upload */
+        memcpy(keys_out, keys_in, n * sizeof *keys_out);
     rep->setup_ms = host_time_ms() - t0;
 
     /* the keys' radix forms: counted as part of the first pass's histogram */
     t0 = host_time_ms();
-    for (size_t i = 0; i < n; i++)
-        keys_out[i] = radix_form(keys_in[i], opt);
+    if (transform)
+        to_radix_forms(keys_in, keys_out, n, opt);
     double form_ms = host_time_ms() - t0;
 
     uint32_t *src = keys_out, *dst = buffer, *vsrc = values_in ? values_out : NULL, *vdst = vbuffer;
@@ -259,8 +285,8 @@ int stage_sort_pairs(const uint32_t *keys_in, const uint32_t *values_in, uint32_
 
     /* back to keys: counted as part of the last pass's scatter */
     t0 = host_time_ms();
-    for (size_t i = 0; i < n; i++)
-        keys_out[i] = key_of(src[i], opt);
+    if (transform)
+        from_radix_forms(src, keys_out, n, opt);
     double back_ms = host_time_ms() - t0;
     if (passes > 0) {
         rep->pass_ms[0][STEP_HISTOGRAM] += form_ms;
@@ -268,6 +294,8 @@ int stage_sort_pairs(const uint32_t *keys_in, const uint32_t *values_in, uint32_
     }
 
     t0 = host_time_ms();
+    if (!transform && src != keys_out)
+        memcpy(keys_out, src, n * sizeof *keys_out);
     if (values_in && vsrc != values_out)
         memcpy(values_out, vsrc, n * sizeof *values_out);
     free(vbuffer);

@@ -140,7 +140,7 @@ static void parse(int argc, char **argv, nn_config *c)
                      .dims = NN_DEFAULT_DIMS, .bins = NN_DEFAULT_BINS, .version = NN_VERSIONS,
                      .reduce = NN_REDUCE_SHUFFLE, .seed = NN_DEFAULT_SEED,
                      .runs = 3, .check = 16};
-    int sizes_given = 0;
+    int sizes_given = 0, reduce_given = 0;
     for (int i = 1; i < argc; i++) {
         /* "--bins 10" and "--bins=10" alike: name in a, value in v */
         char name[32];
@@ -162,7 +162,7 @@ static void parse(int argc, char **argv, nn_config *c)
         else if (!strcmp(a, "--version"))
             c->version = number_or_all(a, v, 1, NN_VERSIONS, ALL_VERSIONS);
         else if (!strcmp(a, "--reduce"))
-            c->reduce = number(a, v, 1, 4);
+            c->reduce = number(a, v, 1, 4), reduce_given = 1;
         else if (!strcmp(a, "--seed")) {
             uint64_t s;
             if (!v)
@@ -205,6 +205,14 @@ static void parse(int argc, char **argv, nn_config *c)
         die("--base and --query go together: give both .fvecs files, or neither to generate data");
     if (c->base && sizes_given)
         die("-q, -r and -d size generated data: they cannot be combined with --base/--query");
+    /* an option the version would not read is refused, not ignored */
+    if (reduce_given && c->version != ALL_VERSIONS && c->version != NN_VERSION_REDUCE) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "--reduce picks version %d's reduction, and version %d does not read it: add "
+                 "--version %d (or all)", NN_VERSION_REDUCE, c->version, NN_VERSION_REDUCE);
+        die(msg);
+    }
 }
 
 typedef struct {

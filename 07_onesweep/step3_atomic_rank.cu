@@ -52,6 +52,7 @@ const stage_info STAGE = {
     .uses = USES_BITS | USES_BLOCK | USES_KPT | USES_SKIP,
     .defaults = {.bits = 8, .block = 256, .kpt = 16},
     .range = {.bits = {1, 8}, .block = {32, 512, 1}, .kpt = {1, MAX_KPT}},
+    .max_keys = LOOKBACK_COUNT,
 };
 
 /* Shared memory of a pass: the tile, each warp's count and lane mask of each

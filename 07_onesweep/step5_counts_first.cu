@@ -58,6 +58,7 @@ const stage_info STAGE = {
     .uses = USES_BITS | USES_BLOCK | USES_KPT | USES_SKIP,
     .defaults = {.bits = 8, .block = 512, .kpt = 16},
     .range = {.bits = {1, 8}, .block = {32, 512, 1}, .kpt = {1, MAX_KPT}},
+    .max_keys = LOOKBACK_COUNT,
 };
 
 /* Shared memory of a pass: the tile - whose words first hold each warp's lane

@@ -55,6 +55,29 @@ static const char *step_id(char *buf, size_t len)
     return buf;
 }
 
+/* The option parse_sort_args refused because this step does not read it (its USES_* bit:
+ * refused): where another step of the stage reads it, the error names that step - "--type
+ * needs step 07.7 (--step 7)" - instead of "not an option". */
+static void die_for_option(const char *err, unsigned refused, const char *name)
+{
+    int first = 0, last = 0;
+    for (int k = 1; refused && STAGE_STEP_COUNT > 1 && k <= STAGE_STEP_COUNT; k++)
+        if (STAGE_STEPS[k - 1].info->uses & refused) {
+            first = first ? first : k;
+            last = k;
+        }
+    if (!first)
+        die(err);
+    char msg[256];
+    const char *stage = STEP->name;
+    if (first == last)
+        snprintf(msg, sizeof msg, "%s needs step %.2s.%d (--step %d)", name, stage, first, first);
+    else
+        snprintf(msg, sizeof msg, "%s needs one of steps %.2s.%d to %.2s.%d (--step %d to %d)",
+                 name, stage, first, stage, last, first, last);
+    die(msg);
+}
+
 /* --help of a stage of several steps: what --step picks. */
 static void print_steps_usage(void)
 {
@@ -360,7 +383,7 @@ int main(int argc, char **argv)
     S = &STAGE_STEPS[step - 1];
     STEP = S->info;
     if (parse_sort_args(argc, argv, STEP, &cfg, err, sizeof err))
-        die(err);
+        die_for_option(err, cfg.refused, cfg.refused_option);
     if (cfg.help) {
         print_sort_usage(stdout, STEP);
         print_steps_usage();

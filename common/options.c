@@ -21,6 +21,11 @@ const char *key_type_name(int type)
     return type == KEY_I32 ? "i32" : type == KEY_F32 ? "f32" : "u32";
 }
 
+size_t stage_max_keys(const stage_info *stage)
+{
+    return stage->max_keys && stage->max_keys < N_MAX ? stage->max_keys : N_MAX;
+}
+
 int parse_number(const char *text, uint64_t min, uint64_t max, uint64_t *value)
 {
     if (!text || !*text)
@@ -136,7 +141,8 @@ static int apply_option(const option_spec *o, const char *value, const stage_inf
     const clipped shown = clip(value); /* v as an error line echoes it */
     if (!strcmp(name, "-n")) {
         if (parse_number(v, 0, N_MAX, &x))
-            BAD_VALUE("-n '%s': expected a whole number of keys from 0 to %zu", shown.text, N_MAX);
+            BAD_VALUE("-n '%s': expected a whole number of keys from 0 to %zu", shown.text,
+                      stage_max_keys(stage));
         cfg->n = (size_t)x;
     } else if (!strcmp(name, "--dist")) {
         if (dist_from_name(v, &cfg->dist))
@@ -263,7 +269,7 @@ int parse_sort_args(int argc, char **argv, const stage_info *stage, run_config *
     cfg->seed = SEED_DEFAULT;
     cfg->runs = RUNS_DEFAULT;
     cfg->sort = stage->defaults;
-    int n_given = 0, dist_given = 0;
+    int n_given = 0, dist_given = 0, end_bit_given = 0;
 
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -276,6 +282,8 @@ int parse_sort_args(int argc, char **argv, const stage_info *stage, run_config *
         }
         if (o->uses && !(o->uses & stage->uses)) {
             char own[160];
+            cfg->refused = o->uses;
+            cfg->refused_option = o->name;
             list_stage_options(stage, own, sizeof own);
             snprintf(err, errlen, "%s is not an option of %s (its own options: %s)", o->name,
                      stage->name, own[0] ? own : "none");
@@ -300,12 +308,13 @@ int parse_sort_args(int argc, char **argv, const stage_info *stage, run_config *
         cfg->given |= o->uses;
         n_given |= !strcmp(o->name, "-n");
         dist_given |= !strcmp(o->name, "--dist");
+        end_bit_given |= !strcmp(o->name, "--end-bit");
     }
     if (cfg->output_values && !cfg->sort.pairs) {
         snprintf(err, errlen, "--output-values writes the values of --pairs: add --pairs");
         return -1;
     }
-    if (!cfg->sort.end_bit)
+    if (!end_bit_given) /* only an absent --end-bit means 32; --end-bit 0 is no bit at all */
         cfg->sort.end_bit = 32;
     if (cfg->sort.begin_bit >= cfg->sort.end_bit) {
         snprintf(err, errlen, "--begin-bit %d --end-bit %d: no bit to sort by (0 <= B < E <= 32)",
@@ -390,7 +399,7 @@ void print_sort_usage(FILE *f, const stage_info *stage)
     const sort_options *d = &stage->defaults;
     fprintf(f, "usage: %s [options]\n%s\n\n", stage->name, stage->title);
     fprintf(f, "input (default: -n %zu --dist uniform --seed %u)\n", N_DEFAULT, SEED_DEFAULT);
-    fprintf(f, "  -n N              number of keys to generate (0..%zu)\n", N_MAX);
+    fprintf(f, "  -n N              number of keys to generate (0..%zu)\n", stage_max_keys(stage));
     fprintf(f, "  --dist NAME       %s\n", dist_list());
     fprintf(f, "  --seed S          seed of the generator\n");
     fprintf(f, "  --input FILE      sort raw little-endian uint32 keys read from FILE\n");
@@ -443,11 +452,11 @@ void print_sort_usage(FILE *f, const stage_info *stage)
         fprintf(f, "  --descending      largest key first; equal keys keep their input order\n");
     if (stage->uses & USES_BIT_RANGE)
         fprintf(f, "  --begin-bit B --end-bit E  order by bits [B, E) of the key only "
-                   "(0 <= B < E <= 32)\n");
+                   "(0 <= B < E <= 32; no --end-bit: E = 32)\n");
     if ((stage->uses & (USES_TYPE | USES_PAIRS | USES_DESCENDING | USES_BIT_RANGE)) !=
         (USES_TYPE | USES_PAIRS | USES_DESCENDING | USES_BIT_RANGE))
         fprintf(f, "  this stage sorts %s%s%s%s (--type, --pairs, --descending and the bit range: "
-                   "stage 01)\n",
+                   "stage 01 and step 07.7)\n",
                 stage->uses & USES_TYPE ? "" : "u32 keys", stage->uses & USES_PAIRS ? "" : ", keys only",
                 stage->uses & USES_DESCENDING ? "" : ", ascending",
                 stage->uses & USES_BIT_RANGE ? "" : ", by all 32 bits");

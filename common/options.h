@@ -37,6 +37,10 @@ typedef struct {
     int help;
     sort_options sort;
     unsigned given; /* USES_* bits of the sort options that were on the command line */
+    unsigned refused; /* parse_sort_args failed on an option the stage does not read: its USES_*
+                         bit and its name, so that a stage of several steps can name the step
+                         that reads it */
+    const char *refused_option;
 } run_config;
 
 /* A whole decimal number in [min, max]: no sign, no spaces, no suffix.  0 and
@@ -77,6 +81,9 @@ static inline int check_sort_options(const stage_info *stage, const sort_options
 }
 
 void print_sort_usage(FILE *f, const stage_info *stage);
+
+/* The most keys the stage sorts: its stage_info.max_keys, or N_MAX. */
+size_t stage_max_keys(const stage_info *stage);
 
 /* "hillis-steele" / "blelloch", "plain" / "blocked", "u32" / "i32" / "f32". */
 const char *scan_variant_name(int variant);

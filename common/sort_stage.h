@@ -95,6 +95,8 @@ typedef struct {
     struct {
         option_range bits, block, scan_block, kpt;
     } range;             /* accepted values of the numeric options in uses */
+    size_t max_keys;     /* the most keys it sorts, where fewer than -n accepts (0: no limit of
+                            its own); --help says so, stage_check_options explains it */
 } stage_info;
 
 /* Defined by each stage. */

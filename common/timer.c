@@ -1,10 +1,7 @@
-/* timer.c - host monotonic clock and device event timer (see timer.h). */
+/* timer.c - the host's monotonic clock (see timer.h; the device's: step_timer.c). */
 #define _POSIX_C_SOURCE 199309L
-#include <stdio.h>
-#include <stdlib.h>
 #include <time.h>
 
-#include "cuda_check.h"
 #include "timer.h"
 
 double host_time_ms(void)
@@ -12,58 +9,4 @@ double host_time_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-/* Events are created as the marks need them: a sort of 8 passes needs a few
- * dozen, not STEP_TIMER_MAX_MARKS. */
-void step_timer_create(step_timer *t)
-{
-    t->count = 0;
-    t->created = 0;
-}
-
-void step_timer_destroy(step_timer *t)
-{
-    for (int i = 0; i < t->created; i++)
-        CUDA_CHECK(cudaEventDestroy(t->event[i]));
-    t->count = 0;
-    t->created = 0;
-}
-
-static void record(step_timer *t, int pass, int step)
-{
-    if (t->count >= STEP_TIMER_MAX_MARKS) {
-        fprintf(stderr, "step_timer: more than %d marks in one sort\n", STEP_TIMER_MAX_MARKS);
-        exit(EXIT_FAILURE);
-    }
-    if (t->count == t->created)
-        CUDA_CHECK(cudaEventCreate(&t->event[t->created++]));
-    t->pass[t->count] = pass;
-    t->step[t->count] = step;
-    CUDA_CHECK(cudaEventRecord(t->event[t->count], 0));
-    t->count++;
-}
-
-void step_timer_start(step_timer *t)
-{
-    t->count = 0;
-    record(t, -1, -1);
-}
-
-void step_timer_mark(step_timer *t, int pass, int step) { record(t, pass, step); }
-
-void step_timer_resume(step_timer *t) { record(t, -1, -1); }
-
-void step_timer_collect(step_timer *t, sort_report *rep)
-{
-    if (t->count == 0)
-        return;
-    CUDA_CHECK(cudaEventSynchronize(t->event[t->count - 1]));
-    for (int i = 1; i < t->count; i++) {
-        if (t->step[i] < 0)
-            continue;
-        float ms = 0.0f;
-        CUDA_CHECK(cudaEventElapsedTime(&ms, t->event[i - 1], t->event[i]));
-        rep->pass_ms[t->pass[i]][t->step[i]] += ms;
-    }
 }

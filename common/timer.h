@@ -2,19 +2,17 @@
  * timer.h - the two clocks of the course.
  *
  * Host work is timed with the monotonic clock (never the wall clock, which can
- * jump).  Device work is asynchronous: the host reaches the end of a kernel
+ * jump): timer.c.  Device work is asynchronous: the host reaches the end of a kernel
  * launch long before the kernel ends, so a host clock around a launch measures
  * nothing useful.  Device work is timed with CUDA events recorded in the stream
  * between the steps; the time between two events is read once the work is done.
  *
- * step_timer records one event per step boundary, so that the steps of every
+ * step_timer (step_timer.c) records one event per step boundary, so that the steps of every
  * pass are timed without a synchronisation between them, and adds each
  * interval to the (pass, step) it belongs to in a sort_report.
  */
 #ifndef COMMON_TIMER_H
 #define COMMON_TIMER_H
-
-#include <cuda_runtime_api.h>
 
 #include "sort_stage.h"
 
@@ -27,8 +25,13 @@ double host_time_ms(void);
 
 #define STEP_TIMER_MAX_MARKS 256
 
+/* A CUDA event (what cudaEvent_t points to), named here without the CUDA headers, so that
+ * the CPU build, which has none, can include this file: only step_timer.c, which the CPU
+ * build leaves out, touches the events. */
+struct CUevent_st;
+
 typedef struct {
-    cudaEvent_t event[STEP_TIMER_MAX_MARKS];
+    struct CUevent_st *event[STEP_TIMER_MAX_MARKS];
     int pass[STEP_TIMER_MAX_MARKS]; /* interval ending at event i belongs to (pass[i], step[i]) */
     int step[STEP_TIMER_MAX_MARKS]; /* -1: the interval is not counted (host work in between) */
     int count;   /* events recorded in this sort */

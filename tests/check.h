@@ -45,9 +45,14 @@ static inline int check_summary(const char *name)
 
 #define REQUIRE_GPU() gpu_require(test_name)
 
-/* "--small": a short run for compute-sanitizer; "--no-poison": leave the
- * stage's device buffers as cudaMalloc gives them, for initcheck. */
-static int test_small, test_poison = 1;
+/* How much a test runs.  "--small": a short run for compute-sanitizer; no option: the
+ * default of make test, a few minutes for the whole course; "--full" (make test FULL=1):
+ * the long batteries, every size up to three tiles.  "--no-poison": leave the stage's
+ * device buffers as cudaMalloc gives them, for initcheck. */
+static int test_small, test_full, test_poison = 1;
+
+/* The scale a sort battery runs at (tests/sort_battery.h): test_scale(). */
+enum test_scale { TEST_SMALL = -1, TEST_DEFAULT = 0, TEST_FULL = 1 };
 static const char *test_name = "this test";
 
 static inline void parse_test_args(int argc, char **argv)
@@ -58,14 +63,22 @@ static inline void parse_test_args(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--small"))
             test_small = 1;
+        else if (!strcmp(argv[i], "--full"))
+            test_full = 1;
         else if (!strcmp(argv[i], "--no-poison"))
             test_poison = 0;
         else {
-            fprintf(stderr, "%s: unknown test option '%s' (known: --small --no-poison)\n",
+            fprintf(stderr, "%s: unknown test option '%s' (known: --small --full --no-poison)\n",
                     argv[0], argv[i]);
             exit(2);
         }
     }
+    if (test_small && test_full) {
+        fprintf(stderr, "%s: --small and --full: one or the other\n", argv[0]);
+        exit(2);
+    }
 }
+
+static inline int test_scale(void) { return test_small ? TEST_SMALL : test_full ? TEST_FULL : TEST_DEFAULT; }
 
 #endif

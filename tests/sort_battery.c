@@ -16,6 +16,10 @@ enum { FIXED_COUNT = sizeof FIXED_SIZES / sizeof FIXED_SIZES[0] };
 
 #define MILLIONS_SIZE ((size_t)3000017) /* "a few million", not a power of two */
 #define SMALL_LIMIT ((size_t)4097)      /* --small: nothing larger than this */
+/* The sweep's sizes by default (not --full): every one up to SWEEP_EVERY, then one in
+ * SWEEP_STRIDE, a prime, so that the sizes land at every offset within a tile and a warp. */
+#define SWEEP_EVERY ((size_t)256)
+#define SWEEP_STRIDE ((size_t)61)
 #define MAX_PRINTED_FAILURES 10
 
 typedef struct {
@@ -91,10 +95,10 @@ static void check_sizes(battery *b, const size_t *sizes, int count, size_t tile,
 }
 
 battery_result run_sort_battery(const char *label, const sort_options *opt, size_t tile,
-                                enum battery_depth depth, int small)
+                                enum battery_depth depth, int scale)
 {
     battery b = {.label = label, .opt = opt};
-    if (small) {
+    if (scale < 0) {
         /* under the sanitizer every launch is slow: few sizes, two distributions
          * (random keys, and keys whose low 24 bits are all equal) */
         const key_dist dists[] = {DIST_UNIFORM, DIST_HIGH};
@@ -110,11 +114,16 @@ battery_result run_sort_battery(const char *label, const sort_options *opt, size
                 check_sizes(&b, FIXED_SIZES, FIXED_COUNT, tile, 4, (size_t)-1, (key_dist)d);
         }
         if (depth == BATTERY_SWEEP) {
-            for (size_t n = 0; n <= 3 * tile; n++)
+            size_t stride = scale > 0 ? 1 : SWEEP_STRIDE;
+            for (size_t n = 0; n <= 3 * tile; n += n < SWEEP_EVERY ? 1 : stride)
                 check_one(&b, n, DIST_UNIFORM);
+            /* a few million keys: uniform ones, and (--full) two distributions whose
+             * digits crowd into few values */
             check_one(&b, MILLIONS_SIZE, DIST_UNIFORM);
-            check_one(&b, MILLIONS_SIZE, DIST_HIGH);
-            check_one(&b, MILLIONS_SIZE, DIST_AND4);
+            if (scale > 0) {
+                check_one(&b, MILLIONS_SIZE, DIST_HIGH);
+                check_one(&b, MILLIONS_SIZE, DIST_AND4);
+            }
         }
     }
     printf("battery [%s]: %d sorts, %d failed\n", label, b.result.sorts, b.result.failures);

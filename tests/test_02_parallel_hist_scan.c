@@ -134,7 +134,7 @@ static void battery(sort_options opt, enum battery_depth depth)
     snprintf(label, sizeof label, "mode=%s hist=%d scan=%d bits=%d block=%d",
              mode_name(opt.mode), opt.hist_variant, opt.scan_variant, opt.bits, opt.block);
     opt.poison = test_poison;
-    battery_result r = run_sort_battery(label, &opt, (size_t)opt.block, depth, test_small);
+    battery_result r = run_sort_battery(label, &opt, (size_t)opt.block, depth, test_scale());
     CHECK_MSG(r.failures == 0, "%s: %d of %d sorts failed", label, r.failures, r.sorts);
 }
 

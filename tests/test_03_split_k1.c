@@ -85,7 +85,7 @@ static void battery(sort_options opt, enum battery_depth depth)
              opt.scan_block);
     opt.poison = test_poison;
     size_t tile = (size_t)opt.block * (opt.scan_variant == SCAN_BLELLOCH ? 2 : 1);
-    battery_result r = run_sort_battery(label, &opt, tile, depth, test_small);
+    battery_result r = run_sort_battery(label, &opt, tile, depth, test_scale());
     CHECK_MSG(r.failures == 0, "%s: %d of %d sorts failed", label, r.failures, r.sorts);
 }
 

@@ -108,7 +108,7 @@ static void battery(sort_options opt, enum battery_depth depth)
              opt.block, opt.kpt, opt.scan_variant, opt.scan_block);
     opt.poison = test_poison;
     battery_result r =
-        run_sort_battery(label, &opt, (size_t)opt.block * opt.kpt, depth, test_small);
+        run_sort_battery(label, &opt, (size_t)opt.block * opt.kpt, depth, test_scale());
     CHECK_MSG(r.failures == 0, "%s: %d of %d sorts failed", label, r.failures, r.sorts);
 }
 

@@ -227,7 +227,7 @@ static void battery(sort_options opt, enum battery_depth depth)
     char err[512];
     CHECK_MSG(check_sort_options(&STAGE, &opt, 1, err, sizeof err) == 0, "%s: %s", label, err);
     battery_result r =
-        run_sort_battery(label, &opt, (size_t)opt.block * opt.kpt, depth, test_small);
+        run_sort_battery(label, &opt, (size_t)opt.block * opt.kpt, depth, test_scale());
     CHECK_MSG(r.failures == 0, "%s: %d of %d sorts failed", label, r.failures, r.sorts);
 }
 

@@ -62,6 +62,9 @@ expect_error "--type 'f64': expected u32, i32 or f32" --type f64
 expect_error "no bit to sort by" --begin-bit 8 --end-bit 8
 expect_error "no bit to sort by" --begin-bit 20 --end-bit 4
 expect_error "--end-bit '33'" --end-bit 33
+# an explicit --end-bit 0 is no bit at all; only an absent --end-bit means 32
+expect_error "--begin-bit 0 --end-bit 0: no bit to sort by (0 <= B < E <= 32)" --end-bit 0
+expect_error "--begin-bit 0 --end-bit 0: no bit to sort by" --end-bit=0 --type i32
 expect_error "add --pairs" --output-values "$tmp/values"
 expect_accepted -n 1000 --runs 1 --type f32 --descending --pairs --begin-bit 4 --end-bit 20
 expect_accepted -n 1000 --runs 1 --type i32 --mode blocked --bits 4 --pairs

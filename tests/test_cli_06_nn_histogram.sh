@@ -29,6 +29,10 @@ done
 # data no GPU can hold: refused with its size before the GPU check (26 TB of floats)
 expect_error "needs at least .* TB of GPU memory" -q 500000 -r 100000000 -d 65536
 expect_error "from 1 to 4" --reduce 9
+# an option the version does not read is refused: --reduce is version 3's
+expect_error "--reduce picks version 3's reduction, and version 10 does not read it" --reduce 1
+expect_error "--reduce picks version 3's reduction, and version 5 does not read it" --reduce 2 --version 5
+expect_accepted -q 2 -r 100 -d 8 --version 3 --reduce 1 --runs 1 --no-cublas
 expect_error "-q '0'" -q 0
 expect_error "-d '0'" -d 0
 expect_error "--runs" --runs 0

@@ -18,13 +18,21 @@ expect_error "a thread per digit" --block 128
 expect_error "a thread per digit" --bits 7 --block 64
 expect_error "shared memory" --step 3 --block 512 --kpt 16
 expect_error "30-bit" -n 1073741824
+# --help states the keys the program takes: what it refuses above stands just past it
+"$bin" --help | grep -q -- '-n N  .*(0\.\.1073741823)$'
+check_that "--help gives -n's range as the program takes it (0..1073741823)" test $? -eq 0
 expect_error "--no-skip takes no value" --no-skip=1
 expect_error "--step 8: 07_onesweep accepts 1..7" --step 8
-expect_error "not an option of 07_onesweep" --step 4 --pairs
-expect_error "not an option of 07_onesweep" --step 4 --type f32
+# an option of a later step: the error names the step that takes it
+expect_error "^07_onesweep: error: --pairs needs step 07.7 (--step 7)$" --step 4 --pairs
+expect_error "^07_onesweep: error: --type needs step 07.7 (--step 7)$" --step 1 --type f32
+expect_error "--type needs step 07.7 (--step 7)" --type=i32 --step 4
+expect_error "--end-bit needs step 07.7 (--step 7)" --step 6 --end-bit 16
+expect_error "--no-skip needs one of steps 07.2 to 07.7 (--step 2 to 7)" --step 1 --no-skip
+# an explicit --end-bit 0 is no bit at all, not the default 32
+expect_error "--begin-bit 0 --end-bit 0: no bit to sort by (0 <= B < E <= 32)" --end-bit 0
 expect_error "--type 'f64'" --type f64
 expect_error "--begin-bit" --begin-bit 33
-expect_error "not an option of 07_onesweep" --step 1 --no-skip
 expect_error "not an option of 07_onesweep" --scan blelloch
 expect_error "not an option of 07_onesweep" --scan-block 256
 expect_accepted -n 1000 --runs 1 --kpt 1 --no-cub

@@ -15,9 +15,13 @@ check_that "the handout holds no answers" test ! -e "$tmp/h/01_sequential/ANSWER
 check_that "the handout's file has TODO holes" grep -q 'TODO(lab scatter)' "$tmp/h/01_sequential/radix_sort.c"
 check_that "the handout's file has none of the reference's holes" \
     bash -c "! grep -q 'LAB BEGIN' '$tmp/h/01_sequential/radix_sort.c'"
-(cd "$tmp/h" && make -s all) >"$tmp/build.log" 2>&1
-check_that "the handout builds on its own: $(tail -n 2 "$tmp/build.log" | tr '\n' ' ')" test -x "$tmp/h/build/tests/test_01_sequential"
-(cd "$tmp/h" && make -s test) >"$tmp/htest.log" 2>&1
+# a student's laptop has no CUDA: the handout of a CPU step builds and tests with gcc and
+# make alone, nvcc hidden from the PATH (its CPU build, into build/cpu/)
+no_nvcc_path=$(tr ':' '\n' <<<"$PATH" | while read -r d; do [ -x "$d/nvcc" ] || echo "$d"; done | paste -sd: -)
+(cd "$tmp/h" && PATH=$no_nvcc_path NVCC=$tmp/no/nvcc make -s all) >"$tmp/build.log" 2>&1
+check_that "the handout builds on its own without nvcc: $(tail -n 2 "$tmp/build.log" | tr '\n' ' ')" \
+    test -x "$tmp/h/build/cpu/tests/test_01_sequential"
+(cd "$tmp/h" && PATH=$no_nvcc_path NVCC=$tmp/no/nvcc make -s test) >"$tmp/htest.log" 2>&1
 check_that "the handout's tests fail while the holes are stubs" test $? -ne 0
 
 check_grades 01 "$tmp/h/01_sequential/radix_sort.c" 01_sequential/radix_sort.c

@@ -6,9 +6,12 @@
 # draws each slide to a PNG through headless Chromium; the number of PNGs must equal the
 # number of slides in the Markdown, and no slide may be blank or draw in the outer edge
 # of its page (tools/check-slide-pngs.js looks at the pixels).  Skipped (exit 77, one
-# line) where marp-cli, Chromium or the decks' fonts (Liberation Sans and Mono) cannot be
-# had: tools/setup-slides.sh installs all three.  Without those fonts Chromium would lay the
-# slides out with others, wider or narrower, and the test would judge a layout no reader sees.
+# line) where marp-cli or Chromium cannot be had.  The decks' fonts (Liberation Sans and
+# Mono) are another matter: without them Chromium lays the slides out in a fallback font,
+# wider or narrower, the code without its underscores - a layout no reader should see - so
+# a missing font fails the test, and so does any text Chromium draws in another font
+# (check-slide-dom.js asks it which fonts it used).  tools/setup-slides.sh installs all
+# three.  Chromium's profiles go to the test's own folder, removed at the end.
 set -u
 cd "$(dirname "$0")/.."
 . tools/slides-env.sh
@@ -56,9 +59,14 @@ if [ ! -x slides/node_modules/.bin/marp ] || ! command -v node >/dev/null 2>&1; 
 fi
 [ -n "$chrome" ] || { echo "SKIP: no Chromium to render the slides (run tools/setup-slides.sh)"; exit 77; }
 fonts=$(missing_fonts | paste -sd, -)
-[ -z "$fonts" ] || { echo "SKIP: the decks' fonts are not installed: $fonts (run tools/setup-slides.sh)"; exit 77; }
+if [ -n "$fonts" ]; then
+    echo "FAIL: the decks' fonts are not installed: $fonts - Chromium would lay the slides out in a fallback font (run tools/setup-slides.sh, or apt-get install fonts-liberation)"
+    echo "test_slides_render: 1 checks, 1 failed"
+    exit 1
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export TMPDIR=$tmp # marp's and puppeteer's Chromium profiles
 failures=0 checks=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 

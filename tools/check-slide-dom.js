@@ -6,7 +6,13 @@
 //   text inside a picture (an SVG file shown as an image) smaller than 18 px as the slide
 //   shows it: each SVG is opened on its own, the smallest of its texts measured (its
 //   font size times the transform the SVG puts on it), then scaled as the slide scales
-//   the image.
+//   the image;
+//   text drawn in another font than the deck's (slides/course.css: Liberation Sans, code in
+//   Liberation Mono; the pictures Liberation Sans): the fonts Chromium really drew the
+//   glyphs with, as its DevTools protocol reports them (CSS.getPlatformFontsForNode), not
+//   the names the CSS asks for - a missing font shows as the fallback that replaced it
+//   (DejaVu on a bare Debian, whose wider letters overflow the slides and whose code font
+//   drops the underscores at this size).
 // Prints "ok N" (N slides) and exits 0 when every slide passes.  Needs puppeteer-core
 // (slides/package.json, a dependency of marp-cli) and CHROME_PATH.
 'use strict';
@@ -14,6 +20,37 @@ const path = require('path');
 const puppeteer = require(path.join(__dirname, '..', 'slides', 'node_modules', 'puppeteer-core'));
 
 const MIN_TEXT_PX = 18;
+// The fonts of the decks and of their pictures, and the share of the glyphs each must draw:
+// a few symbols (arrows, x, <=) may come from another font, the letters may not.
+const TEXT_FONT = 'Liberation Sans', CODE_FONT = 'Liberation Mono', MIN_FONT_SHARE = 0.95;
+
+// glyphsByFont(page, selector): how many glyphs of the matching elements' own text each font
+// drew, as Chromium laid the page out: Map family -> glyphs.
+async function glyphsByFont(page, selector) {
+  const cdp = await page.target().createCDPSession();
+  await cdp.send('DOM.enable');
+  await cdp.send('CSS.enable');
+  const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: false });
+  const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector });
+  const glyphs = new Map();
+  for (const nodeId of nodeIds) {
+    const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+    for (const f of fonts) glyphs.set(f.familyName, (glyphs.get(f.familyName) || 0) + f.glyphCount);
+  }
+  await cdp.detach();
+  return glyphs;
+}
+
+// fontProblem(WHAT, GLYPHS, FONT): a line when FONT drew less than MIN_FONT_SHARE of the glyphs
+function fontProblem(what, glyphs, font) {
+  let total = 0;
+  for (const n of glyphs.values()) total += n;
+  const own = glyphs.get(font) || 0;
+  if (total === 0 || own >= MIN_FONT_SHARE * total) return null;
+  const drawn = [...glyphs].sort((a, b) => b[1] - a[1]).map(([f, n]) => `${f} ${n}`).join(', ');
+  return `${what} is drawn in other fonts than ${font} (glyphs: ${drawn}): the font is missing ` +
+         `or not found - run tools/setup-slides.sh (Debian's fonts-liberation)`;
+}
 
 async function checkDeck(browser, file) {
   const page = await browser.newPage();
@@ -45,21 +82,29 @@ async function checkDeck(browser, file) {
     });
     return { problems, pictures, count: slides.length };
   }, MIN_TEXT_PX);
+  for (const [what, selector, font] of [
+      ['the text', 'section[id] :not(pre, code, pre *, code *, :has(code))', TEXT_FONT],
+      ['the code', 'section[id] pre, section[id] code, section[id] code *', CODE_FONT]]) {
+    const problem = fontProblem(what, await glyphsByFont(page, selector), font);
+    if (problem) found.problems.push(problem);
+  }
   await page.close();
   for (const pic of found.pictures) {
-    const { px, sample } = await smallestTextIn(browser, pic.src);
+    const { px, sample, fontProblem } = await smallestTextIn(browser, pic.src, pic.name);
     if (px * pic.scale < MIN_TEXT_PX)
       found.problems.push(`${pic.where}: text of ${(px * pic.scale).toFixed(1)} px ("${sample}") ` +
                           `in ${pic.name}, under ${MIN_TEXT_PX}`);
+    if (fontProblem) found.problems.push(`${pic.where}: ${fontProblem}`);
   }
   return found;
 }
 
 // smallestTextIn(SVG): the smallest text an SVG file draws, in its own pixels: each text
 // element's font size times the scale of the transform it is drawn under (gnuplot turns
-// its rotated labels with one).  Remembered per file: a picture is often on several slides.
+// its rotated labels with one); and whether its text is drawn in the pictures' font.
+// Remembered per file: a picture is often on several slides.
 const smallestSeen = new Map();
-async function smallestTextIn(browser, src) {
+async function smallestTextIn(browser, src, name) {
   if (smallestSeen.has(src)) return smallestSeen.get(src);
   const page = await browser.newPage();
   await page.goto(src, { waitUntil: 'load' });
@@ -74,6 +119,8 @@ async function smallestTextIn(browser, src) {
     }
     return { px, sample };
   });
+  found.fontProblem = fontProblem(`the text of ${name}`, await glyphsByFont(page, 'text, tspan'),
+                                  TEXT_FONT);
   await page.close();
   smallestSeen.set(src, found);
   return found;

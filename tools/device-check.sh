@@ -7,8 +7,10 @@
 # and the exit status is non-zero if any part failed or could not run.
 #   PARTS (default: build test sanitize run bench)
 #     build     make -j all (architecture from nvidia-smi)
-#     test      every test program and test script, one at a time (TESTS: a grep pattern of
-#               their names, default all)
+#     test      make test: every test program and test script, as many at once as the
+#               runner's default (one per core; TEST_JOBS), each with its default timeout
+#               (TESTS: a grep pattern of their names, default all)
+#     testfull  the same with the long batteries (make test FULL=1)
 #     sanitize  every GPU test program under the four compute-sanitizer tools (TESTS, too)
 #     limits    make limits: the GPU's copy bandwidth, int8 mma and shared atomic rates
 #               (build/limits/<gpu>/limits.csv, or results/<gpu>/ with SAVE=1)
@@ -44,13 +46,14 @@ for part in "${parts[@]}"; do
         make -j"$jobs" all >"$OUT/build.log" 2>&1
         rc=$?
         note "build: exit $rc ($(grep -m1 'ARCH =' "$OUT/build.log"))" ;;
-    test)
-        # one program at a time: CUDA contexts of several processes time-slice
-        # the GPU, and the timer tests would measure each other
-        TEST_JOBS=${TEST_JOBS:-1} TEST_TIMEOUT=${TEST_TIMEOUT:-420} TEST_LOG_DIR=build/test-logs \
-            tools/run-tests.sh $(ls build/tests/test_* tests/test_*.sh | grep -- "${TESTS:-.}") >"$OUT/test.log" 2>&1
-        rc=$?
-        note "test: $(tail -n 1 "$OUT/test.log")" ;;
+    test | testfull)
+        # what make test runs, in the runner's default parallel mode (the GPU is shared:
+        # its tests' CPU work overlaps, and none measures a time the others could spoil)
+        full=0; [ "$part" = testfull ] && full=1
+        TEST_FULL=$full TEST_LOG_DIR=build/test-logs \
+            tools/run-tests.sh $(make -s print-tests | grep -- "${TESTS:-.}") 2>&1 | tee "$OUT/$part.log"
+        rc=${PIPESTATUS[0]}
+        note "$part: $(tail -n 1 "$OUT/$part.log")" ;;
     sanitize)
         gpu_tests=$(ls build/tests/test_* | grep -v -e test_harness -e test_01_sequential -e test_06_nn_cpu |
                     grep -- "${TESTS:-.}")

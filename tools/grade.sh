@@ -23,7 +23,8 @@
 # says why), 2 for bad arguments, 77 where the step needs a GPU and there is none.
 #   GRADE_N (keys, default 16777217; stage 06: GRADE_Q queries, default 1000, of its
 #   1,000,000 references), GRADE_DISTS (the races' key distributions, default "uniform
-#   and4"), GRADE_BAND (1.25), GRADE_TIMEOUT (seconds a program may run, default 900)
+#   and4"), GRADE_BAND (1.25), GRADE_TIMEOUT (seconds a program may run, default 300, as
+#   make test's: a test that spins fails, "timed out")
 set -u
 cd "$(dirname "$0")/.."
 . tools/steps-lib.sh
@@ -52,13 +53,18 @@ else
     probe_args="-n 1000 --no-cub"
 fi
 if [ -d "$work" ]; then
+    [ -n "$(ls -A "$work")" ] ||
+        { echo "make grade: WORK=$2: the folder is empty (put the files you changed in it)" >&2; exit 2; }
     for f in "$work"/*; do
         [ -f "$stage/${f##*/}" ] ||
             { echo "make grade: WORK=$2: ${f##*/} is no file of $stage" >&2; exit 2; }
     done
+elif [ ! -f "$stage/${work##*/}" ] && [ "${work##*.}" != "${file##*.}" ]; then
+    echo "make grade: WORK=$2: this step's file is $file (a .${file##*.} file)" >&2
+    exit 2
 fi
 band=${GRADE_BAND:-1.25}
-limit=${GRADE_TIMEOUT:-900}
+limit=${GRADE_TIMEOUT:-300}
 awk -v b="$band" 'BEGIN { exit !(b >= 1) }' ||
     { echo "make grade: GRADE_BAND=$band: a ratio of at least 1 (1.25: within 25% of the reference)" >&2; exit 2; }
 
@@ -68,10 +74,15 @@ grade() { # CHECKS SPEED SCORE [WHY]
     exit $?
 }
 
+# A step with no CUDA file (stage 01) runs nothing on a GPU: it is built by the CPU build
+# (gcc alone, into build/cpu/), which is quicker and needs no CUDA.
+build=build cuda_args=()
+ls "$stage"/*.cu >/dev/null 2>&1 || { build=build/cpu cuda_args=(CUDA=0); }
+test_program=$build/${test_program#build/}
 # the course's own program of the step: where to learn, before building anything, whether
 # the step needs a GPU that is not here
-reference=build/bin/$stage
-make -s --no-print-directory "$reference" >/dev/null 2>&1 ||
+reference=$build/bin/$stage
+make -s --no-print-directory "${cuda_args[@]}" "$reference" >/dev/null 2>&1 ||
     { echo "make grade: the course's own build of $stage failed (run make)" >&2; exit 2; }
 "$reference" $step_args $probe_args --runs 1 >/dev/null 2>&1
 if [ $? -eq 77 ]; then
@@ -89,10 +100,7 @@ elif [ -f "$stage/${work##*/}" ]; then
 else
     cp "$work" "$scratch/work/$file"
 fi
-# a step with no CUDA file (stage 01) runs nothing on a GPU: one architecture builds faster
-arch_args=()
-ls "$stage"/*.cu >/dev/null 2>&1 || arch_args=(ARCH=sm_80)
-if ! (cd "$scratch/work" && make -j"$(nproc)" "${arch_args[@]}" all) >"$scratch/build.log" 2>&1; then
+if ! (cd "$scratch/work" && make -j"$(nproc)" "${cuda_args[@]}" all) >"$scratch/build.log" 2>&1; then
     why=$(grep -m1 -E 'error' "$scratch/build.log" | sed "s|$scratch/work/||g")
     echo "make grade: the student's file does not build; the build's first error:" >&2
     echo "  ${why:-see the build}" >&2
@@ -100,13 +108,19 @@ if ! (cd "$scratch/work" && make -j"$(nproc)" "${arch_args[@]}" all) >"$scratch/
 fi
 
 # correctness: the step's test program
-test_out=$(cd "$scratch/work" && timeout "$limit" "$test_program" 2>&1)
+test_out=$(cd "$scratch/work" && timeout --kill-after=10 "$limit" "$test_program" 2>&1)
 rc=$?
 summary=$(grep -E '^[a-z0-9_]+: [0-9]+ checks, [0-9]+ failed$' <<<"$test_out" | tail -n 1)
 if [ -z "$summary" ]; then
-    echo "make grade: the test program ended without its count (exit $rc); its last lines:" >&2
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        echo "make grade: the test program timed out after $limit s (GRADE_TIMEOUT); its last lines:" >&2
+        why="the tests timed out after $limit s"
+    else
+        echo "make grade: the test program ended without its count (exit $rc); its last lines:" >&2
+        why="the tests crashed (exit $rc)"
+    fi
     tail -n 3 <<<"$test_out" | sed 's/^/  /' >&2
-    grade 0/0 NA 0 "the tests crashed or hung"
+    grade 0/0 NA 0 "$why"
 fi
 read -r run failed < <(sed -E 's/.*: ([0-9]+) checks, ([0-9]+) failed/\1 \2/' <<<"$summary")
 passed=$((run - failed))
@@ -116,11 +130,11 @@ grep -E '^ *FAIL' <<<"$test_out" | head -n 5 | sed 's/^ */  first failures: /' >
 # the slowest ratio counts
 speed=NA speed_points=0 race_lines=""
 course_file=$PWD/$file
-if (cd "$scratch/work" && make -s --no-print-directory "${arch_args[@]}" race RACE_FILE="$file" \
+if (cd "$scratch/work" && make -s --no-print-directory "${cuda_args[@]}" race RACE_FILE="$file" \
         RACE_COURSE="$course_file") >"$scratch/race.log" 2>&1; then
     while read -r args; do
         # shellcheck disable=SC2086
-        line=$(timeout "$limit" "$scratch/work/build/race/race" $args 2>&1 | grep '^RACE ')
+        line=$(timeout "$limit" "$scratch/work/$build/race/race" $args 2>&1 | grep '^RACE ')
         race_lines="$race_lines${line:-RACE $args: no time}"$'\n'
     done <<<"$races"
 else

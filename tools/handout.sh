@@ -20,7 +20,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 . tools/steps-lib.sh
-id=$(step_id "${1:-}") && file=$(step_field "$id" 2) && [ -n "$file" ] ||
+[ -n "${1:-}" ] ||
+    { echo "usage: make handout STEP=ID (for example STEP=01, or STEP=05.2; make steps lists the ids)" >&2; exit 2; }
+id=$(step_id "$1") && file=$(step_field "$id" 2) && [ -n "$file" ] ||
     { echo "make handout: no step '${1:-}' (STEP=ID; make steps lists them)" >&2; exit 2; }
 stage=${file%%/*}
 first_step_using() { # HEADER: the first step file of the stage to include it, or nothing

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "cuda_check.h"
+#include "files.h"
 #include "gpu.h"
 
 #define RUNS 5
@@ -142,7 +143,10 @@ int main(int argc, char **argv)
 {
     const char *csv = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--csv") && i + 1 < argc)
+        if (!strcmp(argv[i], "--csv") && i + 1 == argc) {
+            fprintf(stderr, "limits: error: --csv needs a value: the CSV file to append to\n");
+            return 2;
+        } else if (!strcmp(argv[i], "--csv"))
             csv = argv[++i];
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
@@ -152,18 +156,12 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    FILE *out = NULL;
-    int new_file = 0;
-    if (csv) {
-        FILE *probe = fopen(csv, "r");
-        new_file = probe == NULL;
-        if (probe)
-            fclose(probe);
-        out = fopen(csv, "a");
-        if (!out) {
-            fprintf(stderr, "limits: error: cannot write '%s'\n", csv);
-            return 2;
-        }
+    /* the CSV is checked before the GPU and written after the work: a run that skips or
+     * fails leaves no file behind */
+    char err[512];
+    if (csv && check_output_file(csv, err, sizeof err)) {
+        fprintf(stderr, "limits: error: %s\n", err);
+        return 2;
     }
     gpu_require("limits");
 
@@ -184,7 +182,16 @@ int main(int argc, char **argv)
     printf("  %-34s %12.3g atomics/s\n", "shared-memory atomicAdd, 4096 bins", atomics);
     printf("RESULT stage=limits copy_gbs=%.1f imma_tops=%.1f shared_atomics_per_s=%.4g gpu=\"%s\"\n",
            copy_gbs, imma > 0 ? imma / 1e12 : -1.0, atomics, gpu);
-    if (out) {
+    if (csv) {
+        FILE *probe = fopen(csv, "r");
+        int new_file = probe == NULL;
+        if (probe)
+            fclose(probe);
+        FILE *out = fopen(csv, "a");
+        if (!out) {
+            fprintf(stderr, "limits: error: cannot write '%s'\n", csv);
+            return 2;
+        }
         if (new_file)
             fprintf(out, "date,copy_gbs,imma_tops,shared_atomics_per_s,gpu,command\n");
         fprintf(out, "%s,%.1f,%.1f,%.4g,%s,make limits\n", date, copy_gbs,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # plots.sh [RESULTS_DIR...] - `make plots`: gnuplot charts (SVG) from the CSVs of `make bench`.
-# Each chart's title names the machine and the date(s) of its rows; a CSV that is not there
-# is passed over with a line that says so.
+# Each chart's title names the machine and the date(s) of its rows.  It prints a line for
+# each folder (how many charts, and where) and one summary line, which names the charts a
+# folder has no CSV for (the course's CPU folders hold one or two CSVs, a GPU's most).
 #
 # Where the charts go - nothing committed changes unless asked (SAVE=1):
 #   results/<machine>/ (the committed CSVs)  -> build/results/<machine>/plots/
@@ -22,7 +23,7 @@ if [ ${#dirs[@]} -eq 0 ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-made=0
+made=0 missing=0 missing_list=""
 
 # cols CSV "COLUMNS" ["col=value ..."]: the columns, tab-separated, one row per line
 cols() { awk -f tools/csv.awk -f tools/csv-columns.awk -v cols="$2" -v where="${3:-}" "$1"; }
@@ -34,6 +35,13 @@ label() {
     [ -n "$machine" ] || machine=$(basename "$(dirname "$csv")")
     dates=$(cols "$csv" date | sort -u | paste -sd/ -)
     echo "$machine, $dates"
+}
+
+# not_drawn NAME: the chart has no CSV in this folder
+not_drawn() {
+    missing=$((missing + 1))
+    case $missing_list in *"$dir:"*) missing_list="$missing_list $1" ;;
+                          *) missing_list="$missing_list${missing_list:+;} $dir: $1" ;; esac
 }
 
 # Drawn for a slide of 1280 x 720 at full width (1100 x 560, 18-pixel text, the size the
@@ -51,8 +59,7 @@ render() {
         "set terminal svg size 1100,560 dynamic font 'Liberation Sans,18' background rgb 'white'" \
         "$tmp/$name.svg" "$palette" "$script" | gnuplot || { echo "plots: gnuplot failed on $name" >&2; exit 1; }
     sed 's/font-family="Liberation Sans"/font-family="Liberation Sans, sans-serif"/g' "$tmp/$name.svg" >"$out/$name.svg"
-    echo "  $out/$name.svg"
-    made=$((made + 1))
+    made=$((made + 1)) made_here=$((made_here + 1))
 }
 
 # lines CSV NAME TITLE XCOL YCOL GROUPCOL XLABEL YLABEL [FILTERS] [LOG] [EXTRA] [PREFIX] [KEY]:
@@ -64,7 +71,7 @@ render() {
 lines() {
     local csv=$1 name=$2 title=$3 x=$4 y=$5 group=$6 xl=$7 yl=$8 where=${9:-} log=${10:-}
     local extra=${11:-} prefix=${12:-} key=${13:-top right}
-    [ -f "$csv" ] || { echo "  (no $csv: $name not drawn)"; return; }
+    [ -f "$csv" ] || { not_drawn "$name"; return; }
     { cols "$csv" "$group $x $y" "$where"; [ -z "$extra" ] || echo "$extra"; } | awk -F'\t' -v prefix="$prefix" '
         $1 ~ /^[0-9.]+$/ { $1 = prefix $1 }
         { if (!($1 in seen)) { seen[$1] = ++n; name[n] = $1 } rows[seen[$1]] = rows[seen[$1]] $2 "\t" $3 "\n" }
@@ -85,7 +92,7 @@ EOF
 # bars CSV NAME TITLE LABELCOL YLABEL "SERIES_TITLE:FILTER:YCOL ..." : clustered bars, log y
 bars() {
     local csv=$1 name=$2 title=$3 lab=$4 yl=$5 series=$6
-    [ -f "$csv" ] || { echo "  (no $csv: $name not drawn)"; return; }
+    [ -f "$csv" ] || { not_drawn "$name"; return; }
     local i=0 plot="" s t f ycol
     for s in $series; do
         IFS=: read -r t f ycol <<<"$s"
@@ -117,8 +124,7 @@ for dir in "${dirs[@]}"; do
         *) if [ "${SAVE:-0}" = 1 ]; then out=$dir/plots; else out=build/$dir/plots; fi ;;
     esac
     mkdir -p "$out"
-    echo "plots: $dir"
-    r=$dir
+    r=$dir made_here=0
     bars "$r/stages.csv" stages "Every step at its defaults, and CUB on the same keys" step \
         "sort (ms, log scale)" "2^24+1_keys:n=16777217:sort_ms 2^28_keys:n=268435456:sort_ms CUB,_2^24+1:n=16777217:cub_ms CUB,_2^28:n=268435456:cub_ms"
     # CUB's rate, from its time in the same runs as stage 05, is one more line
@@ -153,6 +159,7 @@ for dir in "${dirs[@]}"; do
         "time (ms, log scale)" "K_=_5:bins=5:ms K_=_5000:bins=5000:ms"
     lines "$r/nn06_k.csv" nn06_k "Stage 06 at the full size: time against the number of bins K" \
         bins ms version "bins (K)" "time (ms)" "" Xy "" "version " "outside right top"
+    [ "$made_here" -eq 0 ] || echo "plots: $dir: $made_here chart$([ "$made_here" -eq 1 ] || echo s) in $out/"
 done
 [ "$made" -gt 0 ] || { echo "plots: no CSV found to draw" >&2; exit 1; }
-echo "plots: $made charts"
+echo "plots: $made charts drawn; $missing have no CSV in their folder, not drawn:$missing_list"

@@ -11,7 +11,8 @@
 #   PROFILE_ARGS replaces the stage's arguments; PROFILE_NAME names the report
 #   (default: the stage's name), so that two profiles of one stage can be kept.
 #   profile.sh --check BIN_DIR NN: only the checks that come before any build (usage,
-#   the stage, ncu, a GPU).
+#   the stage, a GPU - none: exit 77 and one line, a skip: make profile ends there with
+#   success - and ncu).
 set -u
 check_only=0
 [ "${1:-}" != --check ] || { check_only=1; shift; }
@@ -22,11 +23,11 @@ stage=$(ls -d "${number}"_*/ "0${number}"_*/ 2>/dev/null | head -n 1 | tr -d /)
 ncu=$(command -v ncu || ls "${CUDA_PATH:-/usr/local/cuda}/bin/ncu" /usr/local/cuda/bin/ncu \
       /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
+[ -n "$gpu" ] || { echo "profile: skipped - Nsight Compute profiles kernels on a CUDA GPU; nvidia-smi lists none; nothing was profiled"; exit 77; }
 if [ -z "$ncu" ]; then
-    echo "profile: ncu not found: Nsight Compute comes with the full CUDA Toolkit (NVIDIA's package cuda-nsight-compute-<version>, or the Nsight Compute download) - put it on PATH or set CUDA_PATH; it also needs a CUDA GPU$([ -n "$gpu" ] || echo ", and none is here"). Nothing was profiled" >&2
+    echo "profile: ncu not found: Nsight Compute comes with the full CUDA Toolkit (NVIDIA's package cuda-nsight-compute-<version>, or the Nsight Compute download) - put it on PATH or set CUDA_PATH. Nothing was profiled" >&2
     exit 2
 fi
-[ -n "$gpu" ] || { echo "profile: SKIPPED - Nsight Compute profiles kernels on a CUDA GPU; nvidia-smi lists none. Nothing was profiled" >&2; exit 2; }
 [ "$check_only" = 0 ] || exit 0
 slug=$(tr 'A-Z' 'a-z' <<<"$gpu" | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')
 if [ "${SAVE:-0}" = 1 ]; then out=results/$slug/profile; else out=build/profile/$slug; fi

@@ -9,8 +9,10 @@
 # about half a minute on an H100, most of it making the data and the reference).
 #
 # Stages that need a GPU report themselves skipped (exit 77) on a machine without
-# one; skips do not fail the run.  The exit status is non-zero if any stage failed:
-# a check that did not pass, a CUDA error, a crash, or no RESULT line.
+# one; skips do not fail the run.  NOT_RUN names the stages the build left out (the CPU
+# build: no GPU here, or no nvcc; NOT_RUN_WHY says which), named at the end the same way.
+# The exit status is non-zero if any stage failed: a check that did not pass, a CUDA
+# error, a crash, or no RESULT line.
 set -u
 bin_dir=$1; shift
 results=() skipped=() failed=() tables_above=()
@@ -84,6 +86,9 @@ for stage in "${tables_above[@]+"${tables_above[@]}"}"; do
 done
 if [ ${#skipped[@]} -gt 0 ]; then
     echo "not run: ${skipped[*]} - these stages need a CUDA GPU and none was found."
+fi
+if [ -n "${NOT_RUN:-}" ]; then
+    echo "not run: $NOT_RUN - ${NOT_RUN_WHY:-these stages need a CUDA GPU and nvcc, and this is the CPU build}."
 fi
 if [ ${#failed[@]} -gt 0 ]; then
     echo "FAILED: ${failed[*]}"

@@ -16,12 +16,20 @@ decks=("$@")
 [ ${#decks[@]} -gt 0 ] || decks=(slides/[0-9][0-9]_*.md)
 
 command -v npm >/dev/null 2>&1 || { echo "slides: npm not found - install Node.js 18 or newer (or run tools/setup-slides.sh)" >&2; exit 2; }
+# the decks are laid out in their own fonts or not at all: a fallback font overflows the
+# slides and drops the underscores from the code
+fonts=$(missing_fonts | paste -sd, -)
+[ -z "$fonts" ] || { echo "slides: the decks' fonts are not installed: $fonts - run tools/setup-slides.sh (or, as root, apt-get install fonts-liberation)" >&2; exit 2; }
 if marp_needs_install; then
     echo "slides: installing marp-cli (npm ci in slides/, once)"
     (cd slides && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || { echo "slides: npm ci in slides/ failed" >&2; exit 2; }
 fi
 chrome=$(find_chromium)
 mkdir -p "$out" build/results
+# marp's Chromium profiles (a few MB each) go to a folder of our own, removed at the end
+TMPDIR=$(mktemp -d)
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
 rm -rf "$out/img" && cp -r slides/img "$out/img"
 for plots in results/*/plots; do
     compgen -G "$plots/*.svg" >/dev/null || continue   # a machine with no charts (yet)

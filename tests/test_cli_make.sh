@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# test_cli_make.sh - what the make targets say, on any machine: `make diff` takes a stage's
+# number for its last step (FROM) or first step (TO); `make diff06` takes 06.N as well as
+# N; `make handout` and `make grade` answer a missing or wrong argument with one line and
+# exit 2 before they look for a GPU; `cd <stage> && make` names every test of its stage;
+# where there is no GPU, the targets that only measure a GPU say they skipped and succeed,
+# and `make run` builds and runs the CPU build of stage 01 alone; `limits` refuses a
+# --csv with no value, and leaves no empty CSV behind when it skips; `make plots` ends
+# with one summary line.
+set -u
+cd "$(dirname "$0")/.."
+source tests/cli_lib.sh # check_that, fail, finish, $tmp
+bin=${BIN_DIR:-build/bin}
+m() { make -s --no-print-directory "$@"; }
+have_gpu=0
+nvidia-smi -L >/dev/null 2>&1 && have_gpu=1
+
+# make diff: a stage's number alone
+first_lines() { m diff FROM="$1" TO="$2" 2>/dev/null | head -n 2 | paste -sd' ' -; }
+check_that "make diff FROM=04 TO=05 is 04 -> 05.1 ($(first_lines 04 05))" \
+    test "$(first_lines 04 05)" = "--- 04_paper_local_sort/radix_sort.cu +++ 05_warp_shuffle/step1_shuffle_scan.cu"
+check_that "make diff FROM=4 TO=5: leading zeros optional" test "$(first_lines 4 5)" = "$(first_lines 04 05)"
+check_that "make diff FROM=05 TO=07 is 05.3 -> 07.1 ($(first_lines 05 07))" \
+    test "$(first_lines 05 07)" = "--- 05_warp_shuffle/step3_multisplit.cu +++ 07_onesweep/step1_onesweep.cu"
+check_that "make diff FROM=06 TO=06 is 06.10 -> 06.1" \
+    test "$(first_lines 06 06)" = "--- 06_nn_histogram/v10_tuned.cu +++ 06_nn_histogram/v1_report.cu"
+tools/diff.sh 08 04 >/dev/null 2>"$tmp/err" # make adds a line of its own, "Error 1"
+check_that "make diff FROM=08 fails with one line naming the steps ($(cat "$tmp/err"))" \
+    bash -c "[ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q \"no step '08' (make steps lists them: 01 02\" '$tmp/err'"
+diff06() { m diff06 FROM="$1" TO="$2" 2>/dev/null | head -n 2 | paste -sd' ' -; }
+check_that "make diff06 FROM=06.3 TO=06.10 is versions 3 -> 10" \
+    test "$(diff06 06.3 06.10)" = "--- 06_nn_histogram/v3_privatised.cu +++ 06_nn_histogram/v10_tuned.cu"
+check_that "make diff06 FROM=3 TO=10 the same" test "$(diff06 3 10)" = "$(diff06 06.3 06.10)"
+m diff06 FROM=3 TO=11 >/dev/null 2>"$tmp/err"
+check_that "make diff06 TO=11 names the versions ($(cat "$tmp/err"))" \
+    grep -q "no version '11' (the versions: 1 2 3 4 5 6 7 8 9 10, or 06.N)" "$tmp/err"
+
+# make handout, make grade: the usage before anything else
+m handout >/dev/null 2>"$tmp/err"
+check_that "make handout with no STEP prints the usage ($(cat "$tmp/err"))" grep -q '^usage: make handout STEP=ID' "$tmp/err"
+mkdir "$tmp/empty"
+tools/grade.sh 01 "$tmp/empty" >/dev/null 2>"$tmp/err"
+rc=$?
+check_that "make grade with an empty WORK folder: exit 2, 'the folder is empty' (exit $rc: $(cat "$tmp/err"))" \
+    bash -c "[ $rc -eq 2 ] && grep -q 'the folder is empty' '$tmp/err'"
+echo 'int x;' >"$tmp/mine.c"
+tools/grade.sh 04 "$tmp/mine.c" >/dev/null 2>"$tmp/err"
+rc=$?
+check_that "make grade STEP=04 with a .c file: exit 2, the step's file named, before any GPU check (exit $rc: $(cat "$tmp/err"))" \
+    bash -c "[ $rc -eq 2 ] && grep -q \"this step's file is 04_paper_local_sort/radix_sort.cu\" '$tmp/err'"
+tools/grade.sh 07.3 "$tmp/mine.c" >/dev/null 2>"$tmp/err"
+check_that "make grade STEP=07.3 with a .c file names step3_atomic_rank.cu ($(cat "$tmp/err"))" \
+    grep -q "this step's file is 07_onesweep/step3_atomic_rank.cu" "$tmp/err"
+
+# a stage's own make test runs every test named with its number
+tests01=$(make -s --no-print-directory -C 01_sequential print-tests | sed 's|.*/||' | paste -sd' ' -)
+check_that "cd 01_sequential && make test runs its program and its three scripts ($tests01)" \
+    test "$tests01" = "test_01_sequential test_cli_01_sequential.sh test_grade_01.sh test_run_01_keys.sh"
+
+# without a GPU: the measuring targets skip and succeed; make run runs stage 01 alone
+if [ "$have_gpu" = 0 ]; then
+    for target in limits sanitize "profile STAGE=04"; do
+        # shellcheck disable=SC2086
+        m $target >"$tmp/out" 2>&1
+        rc=$?
+        check_that "make $target without a GPU: one 'skipped' line, exit 0 (exit $rc: $(head -c 300 "$tmp/out"))" \
+            bash -c "[ $rc -eq 0 ] && [ \$(wc -l <'$tmp/out') -eq 1 ] && grep -q skipped '$tmp/out'"
+    done
+    m run RUN_ARGS="-n 100000 --runs 1" >"$tmp/out" 2>&1
+    rc=$?
+    check_that "make run without a GPU: stage 01 passes, exit 0 (exit $rc)" \
+        bash -c "[ $rc -eq 0 ] && grep -q '^RESULT stage=01_sequential .* check=PASS' '$tmp/out'"
+    check_that "make run without a GPU names the stages it did not run" \
+        grep -q '^not run: 02_parallel_hist_scan .*07_onesweep - they need a CUDA GPU' "$tmp/out"
+    check_that "make run without a GPU runs the CPU build of stage 01" \
+        grep -q 'the CPU build, into build/cpu/' "$tmp/out"
+fi
+if [ -x "$bin/limits" ]; then
+    "$bin/limits" --csv >/dev/null 2>"$tmp/err"
+    rc=$?
+    check_that "limits --csv with no value: exit 2, 'needs a value' (exit $rc: $(cat "$tmp/err"))" \
+        bash -c "[ $rc -eq 2 ] && grep -q -- '--csv needs a value' '$tmp/err'"
+    if [ "$have_gpu" = 0 ]; then
+        "$bin/limits" --csv "$tmp/new.csv" >/dev/null 2>&1
+        rc=$?
+        check_that "limits --csv FILE without a GPU: exit 77, and no FILE left behind (exit $rc)" \
+            bash -c "[ $rc -eq 77 ] && [ ! -e '$tmp/new.csv' ]"
+    fi
+fi
+
+# make plots: one summary line, not a line for each chart a folder has no CSV for
+if command -v gnuplot >/dev/null 2>&1; then
+    m plots >"$tmp/out" 2>&1
+    rc=$?
+    check_that "make plots: exit 0 and a summary line (exit $rc: $(tail -n 1 "$tmp/out"))" \
+        bash -c "[ $rc -eq 0 ] && tail -n 1 '$tmp/out' | grep -qE '^plots: [0-9]+ charts drawn; [0-9]+ have no CSV in their folder'"
+    check_that "make plots: no line for each chart not drawn" bash -c "! grep -q 'not drawn)' '$tmp/out'"
+fi
+finish test_cli_make
