@@ -2,9 +2,11 @@
 #
 #   make                 build every stage and every test program
 #   make 03_split_k1     build one stage (its binary lands in build/bin/03_split_k1)
-#   make run             run every stage at its defaults and print one table
-#   make test            build and run all tests: "N passed, N failed, N skipped"
-#   make sanitize        GPU tests under compute-sanitizer (needs a GPU)
+#   make run             run every stage at its defaults and print one table (no GPU: the
+#                        CPU build of stage 01 alone)
+#   make test            build and run all tests, several at once, a line each as it ends:
+#                        "N passed, N failed, N skipped"; FULL=1: the long batteries too
+#   make sanitize        GPU tests under compute-sanitizer (no GPU: skipped, exit 0)
 #   make bench           write build/bench/<machine>/*.csv (needs a GPU for stages 02+)
 #   make profile STAGE=NN  Nsight Compute on one stage, report in build/profile/<gpu>/
 #   make limits          measure the GPU's floors: build/limits/<gpu>/limits.csv
@@ -13,20 +15,24 @@
 #   make slides          render slides/*.md to build/slides/ (HTML; PDF with Chromium)
 #   make steps           the course's path (steps.txt): each step, its file, its lesson
 #   make diff FROM=03 TO=04   diff -u of two steps' files (and the names of the .cuh
-#                             files one step's file includes and the other's not)
+#                             files one step's file includes and the other's not); a stage
+#                             of several steps by its number: FROM=04 TO=05 is 04 -> 05.1
 #   make diff06 FROM=3 TO=4   the same for two versions of stage 06 (steps 06.3, 06.4)
 #   make device-check    what tools/device-check.sh runs on a GPU machine
 #   make handout STEP=01 a student's starting point for one step, the lab's holes stubbed:
 #                        build/handout/01/ and its .tar.gz (every step has its holes marked)
 #   make grade STEP=01 WORK=file|folder   build a student's work on the step, run its tests, time
 #                        it against the course's: "GRADE step=01 ... score=N/100"
+#   make print-tests     the tests make test runs
 #   make help            this list
 #   make clean           remove build/
 #
 # Nothing but build/ is written unless asked: SAVE=1 makes bench, plots, profile and
 # limits write into results/ (the course's reference results, committed).
-# Variables: ARCH=sm_86 (or a list, "sm_80 sm_90"), DEBUG=1 (device code with -G),
-# V=1 (print every build command whole), SAVE=1 (above).
+# Variables: ARCH=sm_86 (or a list, "sm_80 sm_90"; ARCH=all: the portable list),
+# CUDA=0 (the CPU build: stage 01 and its tests with the C compiler alone, in build/cpu/),
+# DEBUG=1 (device code with -G), V=1 (print every build command whole), SAVE=1 (above),
+# FULL=1 (make test's long batteries), TEST_JOBS / TEST_TIMEOUT (tools/run-tests.sh).
 # A change of ARCH, DEBUG or the compilers rebuilds everything they touch.
 # make run / test / bench / sanitize build in parallel (one job per core)
 # unless -j is given.
