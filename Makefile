@@ -192,6 +192,7 @@ ALL_STAGES := $(sort $(SORT_STAGES) $(OTHER_STAGES))
 # The stages that run on the CPU (their algorithm is C: radix_sort.c), the only ones of
 # the CPU build, which names the others when it is asked to run or test them.
 CPU_STAGES := $(sort $(patsubst %/,%,$(dir $(wildcard [0-9][0-9]_*/radix_sort.c))))
+ALL_SORT_STAGES := $(SORT_STAGES)
 ifeq ($(CUDA),0)
 STAGES := $(CPU_STAGES)
 SORT_STAGES := $(CPU_STAGES)
@@ -232,7 +233,7 @@ stage_test_obj = $(if $(wildcard $(1)/test_hooks.cu),$(BUILD)/obj/$(1)/test_hook
 # Test programs: tests/test_<name>.c or .cu -> build/tests/test_<name>; a stage of
 # several steps gets one per step, test_<stage>_K, from the same tests/test_<stage>.c.
 TEST_SRC := $(wildcard tests/test_*.c tests/test_*.cu)
-MULTI_STEP_STAGES = $(foreach s,$(SORT_STAGES),$(if $(call step_files,$(s)),$(s)))
+MULTI_STEP_STAGES = $(foreach s,$(ALL_SORT_STAGES),$(if $(call step_files,$(s)),$(s)))
 STEP_TEST_BINS = $(foreach s,$(MULTI_STEP_STAGES),\
     $(foreach f,$(call step_files,$(s)),$(BUILD)/tests/test_$(s)_$(call step_number,$(f))))
 TEST_BINS := $(sort $(filter-out $(MULTI_STEP_STAGES:%=$(BUILD)/tests/test_%),\
