@@ -10,6 +10,8 @@
 set -u
 cd "$(dirname "$0")/.."
 source tests/cli_lib.sh # check_that, fail, finish, $tmp
+find_chromium_for_test() { (. tools/slides-env.sh; find_chromium); }
+missing_fonts_for_test() { (. tools/slides-env.sh; missing_fonts); }
 bin=${BIN_DIR:-build/bin}
 m() { make -s --no-print-directory "$@"; }
 have_gpu=0
@@ -95,5 +97,22 @@ if command -v gnuplot >/dev/null 2>&1; then
     check_that "make plots: exit 0 and a summary line (exit $rc: $(tail -n 1 "$tmp/out"))" \
         bash -c "[ $rc -eq 0 ] && tail -n 1 '$tmp/out' | grep -qE '^plots: [0-9]+ charts drawn; [0-9]+ have no CSV in their folder'"
     check_that "make plots: no line for each chart not drawn" bash -c "! grep -q 'not drawn)' '$tmp/out'"
+fi
+# make slides: refused without the decks' fonts (here hidden from fontconfig), before any
+# rendering; and a deck rendered leaves no Chromium profile (/tmp/marp-cli-*) behind
+if [ -x slides/node_modules/.bin/marp ]; then
+    printf '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig><dir>%s</dir></fontconfig>\n' \
+        "$tmp/empty" >"$tmp/no-fonts.conf"
+    FONTCONFIG_FILE=$tmp/no-fonts.conf tools/slides.sh slides/00_intro.md >"$tmp/out" 2>&1
+    rc=$?
+    check_that "make slides without the fonts: exit 2, the fonts and the command named (exit $rc: $(head -c 300 "$tmp/out"))" \
+        bash -c "[ $rc -eq 2 ] && grep -q \"the decks' fonts are not installed: Liberation Sans,Liberation Mono - run tools/setup-slides.sh\" '$tmp/out'"
+    if [ -n "$(find_chromium_for_test)" ] && [ -z "$(missing_fonts_for_test)" ]; then
+        before=$(ls -d /tmp/marp-cli-* 2>/dev/null | wc -l)
+        tools/slides.sh slides/00_intro.md >"$tmp/out" 2>&1
+        after=$(ls -d /tmp/marp-cli-* 2>/dev/null | wc -l)
+        check_that "make slides leaves no Chromium profile in /tmp ($before before, $after after: $(tail -n 1 "$tmp/out"))" \
+            test "$after" -le "$before"
+    fi
 fi
 finish test_cli_make

@@ -106,6 +106,21 @@ done
 while read -r line; do
     case $line in ok*) checks=$((checks + ${line#ok })) ;; *) fail "$line" ;; esac
 done < <(CHROME_PATH=$chrome node tools/check-slide-dom.js "$tmp"/[0-9][0-9]_*.html 2>&1)
+# The font check can fail: with the Liberation fonts hidden from fontconfig (a font
+# configuration of the machine's other fonts alone), the intro deck's text and code must be
+# reported drawn in another font.
+other_dirs=$(fc-list --format '%{file}\n' 2>/dev/null | grep -vi liberation | xargs -r -n1 dirname | sort -u)
+if [ -n "$other_dirs" ]; then
+    checks=$((checks + 1))
+    { echo '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>'
+      for d in $other_dirs; do echo "<dir>$d</dir>"; done
+      echo "<cachedir>$tmp/fontconfig-cache</cachedir></fontconfig>"; } >"$tmp/no-liberation.conf"
+    FONTCONFIG_FILE=$tmp/no-liberation.conf CHROME_PATH=$chrome node tools/check-slide-dom.js \
+        "$tmp/00_intro.html" >"$tmp/fallback.out" 2>&1
+    grep -q 'the text is drawn in other fonts than Liberation Sans' "$tmp/fallback.out" &&
+        grep -q 'the code is drawn in other fonts than Liberation Mono' "$tmp/fallback.out" ||
+        fail "with the Liberation fonts hidden, check-slide-dom.js did not report a fallback font: $(head -c 300 "$tmp/fallback.out")"
+fi
 [ "$checks" -gt 0 ] || fail "no decks in slides/"
 echo "test_slides_render: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]
