@@ -137,16 +137,19 @@ static void from_radix_forms(const uint32_t *forms, uint32_t *keys, size_t n,
 static void histogram(const uint32_t *src, size_t n, int shift, uint32_t mask, uint32_t *count,
                       size_t nbins)
 {
+    /* WRITE BEGIN pass: one pass's three steps - histogram, exclusive_scan and scatter, whole */
     /* LAB BEGIN histogram: count[d] = the number of keys whose digit is d, for d < nbins */
     memset(count, 0, nbins * sizeof *count);
     for (size_t i = 0; i < n; i++)
         count[(src[i] >> shift) & mask]++;
     /* LAB END histogram */
+    /* WRITE END pass */
 }
 
 /* In place: count[i] becomes the sum of count[0 .. i-1]. */
 static void exclusive_scan(uint32_t *count, size_t len)
 {
+    /* WRITE BEGIN pass: one pass's three steps - histogram, exclusive_scan and scatter, whole */
     /* LAB BEGIN scan: count[i] = the sum of count[0 .. i-1], in place */
     uint32_t running = 0;
     for (size_t i = 0; i < len; i++) {
@@ -155,6 +158,7 @@ static void exclusive_scan(uint32_t *count, size_t len)
         running += c;
     }
     /* LAB END scan */
+    /* WRITE END pass */
 }
 
 /* offset[d] is the next free output slot for digit d; it is used up as keys land.
@@ -162,6 +166,7 @@ static void exclusive_scan(uint32_t *count, size_t len)
 static void scatter(const uint32_t *src, uint32_t *dst, const uint32_t *vsrc, uint32_t *vdst,
                     size_t n, int shift, uint32_t mask, uint32_t *offset)
 {
+    /* WRITE BEGIN pass: one pass's three steps - histogram, exclusive_scan and scatter, whole */
     /* LAB BEGIN scatter: each key, in input order, to dst[offset[its digit]++]; its value too */
     for (size_t i = 0; i < n; i++) {
         uint32_t key = src[i], slot = offset[(key >> shift) & mask]++;
@@ -170,6 +175,7 @@ static void scatter(const uint32_t *src, uint32_t *dst, const uint32_t *vsrc, ui
             vdst[slot] = vsrc[i];
     }
     /* LAB END scatter */
+    /* WRITE END pass */
 }
 
 /* ---- blocked mode: one histogram per block, stored [digit][block] --------- */
@@ -177,6 +183,7 @@ static void scatter(const uint32_t *src, uint32_t *dst, const uint32_t *vsrc, ui
 static void block_histograms(const uint32_t *src, size_t n, int shift, uint32_t mask, int block,
                              size_t nblocks, uint32_t *table)
 {
+    /* WRITE BEGIN blocked_pass: blocked mode's two steps - block_histograms and block_scatter */
     /* LAB BEGIN block_histograms: table[d * nblocks + b] = the keys of block b with digit d */
     memset(table, 0, ((size_t)mask + 1) * nblocks * sizeof *table);
     for (size_t b = 0; b < nblocks; b++) {
@@ -185,6 +192,7 @@ static void block_histograms(const uint32_t *src, size_t n, int shift, uint32_t 
             table[((src[i] >> shift) & mask) * nblocks + b]++;
     }
     /* LAB END block_histograms */
+    /* WRITE END blocked_pass */
 }
 
 /* Block b's keys of digit d start at the scanned table[d * nblocks + b]. */
@@ -192,6 +200,7 @@ static void block_scatter(const uint32_t *src, uint32_t *dst, const uint32_t *vs
                           uint32_t *vdst, size_t n, int shift, uint32_t mask, int block,
                           size_t nblocks, uint32_t *table)
 {
+    /* WRITE BEGIN blocked_pass: blocked mode's two steps - block_histograms and block_scatter */
     /* LAB BEGIN block_scatter: as scatter, block by block, from table[d * nblocks + b] */
     for (size_t b = 0; b < nblocks; b++) {
         size_t end = (b + 1) * (size_t)block < n ? (b + 1) * (size_t)block : n;
@@ -203,6 +212,7 @@ static void block_scatter(const uint32_t *src, uint32_t *dst, const uint32_t *vs
         }
     }
     /* LAB END block_scatter */
+    /* WRITE END blocked_pass */
 }
 
 /* ---- one pass, in either mode --------------------------------------------- */

@@ -20,6 +20,7 @@ enum { HIST_SECTIONED = 1, HIST_INTERLEAVED = 2, HIST_SHARED = 3 };
 __global__ void histogram_sectioned(const uint32_t *keys, size_t n, int shift, uint32_t mask,
                                     uint32_t *hist)
 {
+    /* WRITE BEGIN histograms: the bodies of the histogram kernels: sectioned, interleaved, privatised, and blocked mode's */
     size_t threads = (size_t)gridDim.x * blockDim.x;
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t section = (n + threads - 1) / threads;
@@ -29,17 +30,20 @@ __global__ void histogram_sectioned(const uint32_t *keys, size_t n, int shift, u
     for (size_t i = begin; i < end; i++)
         atomicAdd(&hist[(keys[i] >> shift) & mask], 1u);
     /* LAB END sectioned */
+    /* WRITE END histograms */
 }
 
 /* 2. Interleaved: the threads of a warp read neighbouring keys (coalesced). */
 __global__ void histogram_interleaved(const uint32_t *keys, size_t n, int shift, uint32_t mask,
                                       uint32_t *hist)
 {
+    /* WRITE BEGIN histograms: the bodies of the histogram kernels: sectioned, interleaved, privatised, and blocked mode's */
     /* LAB BEGIN interleaved: count keys i, i + threads, ... into hist (a warp: 32 neighbours) */
     size_t threads = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads)
         atomicAdd(&hist[(keys[i] >> shift) & mask], 1u);
     /* LAB END interleaved */
+    /* WRITE END histograms */
 }
 
 /* 3. Privatised: a histogram per block in shared memory, merged at the end. */
@@ -47,6 +51,7 @@ __global__ void histogram_shared(const uint32_t *keys, size_t n, int shift, uint
                                  uint32_t *hist)
 {
     extern __shared__ uint32_t local[]; /* mask + 1 counters */
+    /* WRITE BEGIN histograms: the bodies of the histogram kernels: sectioned, interleaved, privatised, and blocked mode's */
     for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
         local[d] = 0;
     __syncthreads();
@@ -63,6 +68,7 @@ __global__ void histogram_shared(const uint32_t *keys, size_t n, int shift, uint
         if (local[d] != 0)
             atomicAdd(&hist[d], local[d]);
     /* LAB END private_merge */
+    /* WRITE END histograms */
 }
 
 /* Enough blocks to fill every multiprocessor once: each thread then loops. */
@@ -101,15 +107,19 @@ __global__ void histogram_blocks(const uint32_t *keys, size_t n, int shift, uint
                                  uint32_t *table)
 {
     extern __shared__ uint32_t local[]; /* mask + 1 counters */
+    /* WRITE BEGIN histograms: the bodies of the histogram kernels: sectioned, interleaved, privatised, and blocked mode's */
     for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
         local[d] = 0;
     __syncthreads();
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    /* LAB BEGIN private_count: count this block's keys (interleaved) into local, in shared */
     if (i < n)
         atomicAdd(&local[(keys[i] >> shift) & mask], 1u);
+    /* LAB END private_count */
     __syncthreads();
     for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
         table[(size_t)d * gridDim.x + blockIdx.x] = local[d];
+    /* WRITE END histograms */
 }
 
 /* One GPU block per block of keys: blocks_for is blocked_mode.cuh's, included first. */

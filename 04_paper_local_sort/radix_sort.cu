@@ -94,6 +94,7 @@ __device__ uint32_t digit_of(uint32_t key, int shift, uint32_t mask) { return (k
 __device__ void split_tile(uint32_t *s_keys, uint32_t *s_scan, unsigned tile, int kpt, int bit,
                            int variant)
 {
+    /* WRITE BEGIN local_split: split_tile: one stable split of the tile in shared memory by a bit - each thread's ones, their block scan, each key to its rank */
     const unsigned t = threadIdx.x;
     uint32_t key[MAX_KPT];
     uint32_t ones = 0;
@@ -129,6 +130,7 @@ __device__ void split_tile(uint32_t *s_keys, uint32_t *s_scan, unsigned tile, in
     }
     /* LAB END split_ranks */
     __syncthreads();
+    /* WRITE END local_split */
 }
 
 /* Each block sorts its tile of `keys` (in place) by the digit at `shift`. */
@@ -193,6 +195,7 @@ __global__ void scatter_tiles(const uint32_t *sorted, uint32_t *dst, size_t n, i
                               const uint32_t *starts)
 {
     extern __shared__ uint32_t s_offset[]; /* per digit: where its run goes, minus its start */
+    /* WRITE BEGIN scatter: scatter_tiles: each digit's offset for this tile from the scanned table and the run starts, then every key of the sorted tile to its place */
     const uint32_t bins = mask + 1;
     for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x)
         s_offset[d] = scanned[(size_t)d * gridDim.x + blockIdx.x] -
@@ -207,6 +210,7 @@ __global__ void scatter_tiles(const uint32_t *sorted, uint32_t *dst, size_t n, i
         dst[s_offset[digit_of(key, shift, mask)] + (uint32_t)j] = key;
     }
     /* LAB END scatter_runs */
+    /* WRITE END scatter */
 }
 
 /* ---- one pass ------------------------------------------------------------- */

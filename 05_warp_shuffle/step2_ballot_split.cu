@@ -97,6 +97,8 @@ __device__ uint32_t digit_of(uint32_t key, int shift, uint32_t mask) { return (k
 __device__ __forceinline__ uint32_t ballot_ones_before(const uint32_t *key, int kpt, int bit,
                                                        uint32_t *s_scan, uint32_t *total)
 {
+    /* WRITE BEGIN ballot_ones: ballot_ones_before: the ones before this thread's keys in the tile, by one ballot and two popcounts a key slot, then the warps' totals scanned */
+    /* WRITE STUB return 0; */
     const unsigned below_me = (1u << (threadIdx.x % 32)) - 1;
     uint32_t below = 0, in_warp = 0;
 #pragma unroll
@@ -113,6 +115,7 @@ __device__ __forceinline__ uint32_t ballot_ones_before(const uint32_t *key, int 
     /* LAB STUB return 0; */
     return scan_warp_totals(in_warp, s_scan, total) + below;
     /* LAB END ones_before */
+    /* WRITE END ballot_ones */
 }
 
 /* One stable 1-bit split of the tile s_keys (PAD-indexed, `tile` keys) by

@@ -157,6 +157,8 @@ __device__ __forceinline__ uint32_t multisplit_tile(const uint32_t *key, uint32_
                                                     int shift, int width, uint32_t *s_count,
                                                     uint32_t *s_start, uint32_t *s_scan)
 {
+    /* WRITE BEGIN multisplit: the warp multisplit - lanes_with_digit, rank_in_warp (warp_multisplit.cuh) and multisplit_tile, whole */
+    /* WRITE STUB return 0; */
     const uint32_t bins = 1u << width, mask = bins - 1;
     const unsigned warp = threadIdx.x / 32, warps = blockDim.x / 32;
     uint32_t *my_count = s_count + warp * bins; /* this warp's running count of each digit */
@@ -190,6 +192,7 @@ __device__ __forceinline__ uint32_t multisplit_tile(const uint32_t *key, uint32_
             pos[j] += s_start[d] + my_count[d];
         }
     return count;
+    /* WRITE END multisplit */
 }
 
 /* Each block ranks its tile, reorders it in shared memory and writes each run

@@ -15,6 +15,8 @@
  * of the digit, each keeping the lanes that agree with this lane on that bit. */
 __device__ __forceinline__ unsigned lanes_with_digit(uint32_t digit, int width)
 {
+    /* WRITE BEGIN multisplit: the warp multisplit - lanes_with_digit, rank_in_warp (warp_multisplit.cuh) and multisplit_tile, whole */
+    /* WRITE STUB return 0; */
     unsigned same = FULL_WARP;
 #pragma unroll
     for (int b = 0; b < 8; b++) {
@@ -26,6 +28,7 @@ __device__ __forceinline__ unsigned lanes_with_digit(uint32_t digit, int width)
         }
     }
     return same;
+    /* WRITE END multisplit */
 }
 
 /* The place of this lane's key among the warp's keys of its digit so far:
@@ -34,6 +37,8 @@ __device__ __forceinline__ unsigned lanes_with_digit(uint32_t digit, int width)
  * them and hands the old count to the others with a shuffle. */
 __device__ __forceinline__ uint32_t rank_in_warp(uint32_t digit, int width, uint32_t *count)
 {
+    /* WRITE BEGIN multisplit: the warp multisplit - lanes_with_digit, rank_in_warp (warp_multisplit.cuh) and multisplit_tile, whole */
+    /* WRITE STUB return 0; */
     const unsigned lane = threadIdx.x % 32;
     unsigned same = lanes_with_digit(digit, width);
     unsigned leader = __ffs(same) - 1;
@@ -48,4 +53,5 @@ __device__ __forceinline__ uint32_t rank_in_warp(uint32_t digit, int width, uint
     __syncwarp();
     before = __shfl_sync(FULL_WARP, before, leader);
     return before + __popc(same & ((1u << lane) - 1));
+    /* WRITE END multisplit */
 }

@@ -20,6 +20,8 @@
  * meet, so every lane must reach it, even one with nothing to add. */
 __device__ uint32_t warp_inclusive_scan(uint32_t v)
 {
+    /* WRITE BEGIN warp_scan: the block scan made of warp shuffles - warp_inclusive_scan, scan_warp_totals and block_exclusive_scan, whole */
+    /* WRITE STUB return v; */
     const unsigned lane = threadIdx.x % 32;
     /* LAB BEGIN warp_scan: v becomes the sum of the values of this lane and every lane below it, by __shfl_up_sync steps of 1, 2, 4, 8, 16 lanes */
     for (unsigned offset = 1; offset < 32; offset *= 2) {
@@ -29,6 +31,7 @@ __device__ uint32_t warp_inclusive_scan(uint32_t v)
     }
     /* LAB END warp_scan */
     return v;
+    /* WRITE END warp_scan */
 }
 
 /* Each warp gives its total; returns the sum of the totals of the warps before
@@ -37,6 +40,8 @@ __device__ uint32_t warp_inclusive_scan(uint32_t v)
  * (at most 32) totals with the warp scan. */
 __device__ uint32_t scan_warp_totals(uint32_t warp_total, uint32_t *s_warp, uint32_t *total)
 {
+    /* WRITE BEGIN warp_scan: the block scan made of warp shuffles - warp_inclusive_scan, scan_warp_totals and block_exclusive_scan, whole */
+    /* WRITE STUB return 0; */
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
     if (lane == 0)
         s_warp[warp] = warp_total;
@@ -56,12 +61,16 @@ __device__ uint32_t scan_warp_totals(uint32_t warp_total, uint32_t *s_warp, uint
     *total = s_warp[32];
     __syncthreads(); /* everyone has read s_warp before it is used again */
     return before;
+    /* WRITE END warp_scan */
 }
 
 /* Exclusive scan of one value per thread over the whole block. */
 __device__ uint32_t block_exclusive_scan(uint32_t v, uint32_t *s_warp, uint32_t *total)
 {
+    /* WRITE BEGIN warp_scan: the block scan made of warp shuffles - warp_inclusive_scan, scan_warp_totals and block_exclusive_scan, whole */
+    /* WRITE STUB return 0; */
     uint32_t inclusive = warp_inclusive_scan(v);
     uint32_t warp_total = __shfl_sync(FULL_WARP, inclusive, 31);
     return scan_warp_totals(warp_total, s_warp, total) + inclusive - v;
+    /* WRITE END warp_scan */
 }

@@ -461,6 +461,10 @@ int main(int argc, char **argv)
 
     int all = c.version == ALL_VERSIONS;
     int first = all ? 1 : c.version, last = all ? NN_VERSIONS : c.version;
+    if (!c.no_cublas && nn_cublas_absent()) {
+        printf("  the cuBLAS baselines do not run here: %s\n", nn_cublas_absent());
+        c.no_cublas = 1;
+    }
     const char *int8_why = nn_cublas_int8_unusable(dev);
     int baselines = c.no_cublas ? 0 : int8_why ? 1 : 2;
     if (!c.no_cublas && int8_why)

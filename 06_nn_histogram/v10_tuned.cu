@@ -306,10 +306,12 @@ static __device__ __forceinline__ void load_step(const uint4 *rows, int kb, uint
 static __device__ __forceinline__ void add_count(uint32_t *hist, size_t at, uint32_t count,
                                                  bool query_in)
 {
+    /* WRITE BEGIN tuned: the tuned passes: a block's count into the histogram (add_count), the copies' counters summed into one count a bin - two queries' counts in the halves of a 16-bit-packed word - and the references as the B operand (load_refs) */
     /* LAB BEGIN add_count: add a non-zero count of a query that exists to hist[at] */
     if (count != 0 && query_in)
         atomicAdd(&hist[at], count);
     /* LAB END add_count */
+    /* WRITE END tuned */
 }
 
 /* A block owns NQ groups of 8 queries and a range of references; each warp
@@ -620,6 +622,7 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
             }
     } else if (copies) {
         __syncthreads();
+        /* WRITE BEGIN tuned: the tuned passes: a block's count into the histogram (add_count), the copies' counters summed into one count a bin - two queries' counts in the halves of a 16-bit-packed word - and the references as the B operand (load_refs) */
         for (int i = threadIdx.x; i < SLOTS * k; i += WARPS * 32) {
             uint32_t count = 0;
             for (int c = 0; c < copies; c++)
@@ -630,6 +633,7 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
             } else if (count != 0 && q0 + i / k < nq)
                 atomicAdd(&hist[(size_t)q0 * k + i], count);
         }
+        /* WRITE END tuned */
     }
 }
 
@@ -639,6 +643,7 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
 template <int KB>
 static __device__ __forceinline__ void load_refs(const uint4 *rows, int kb, uint32_t wb[2][8])
 {
+    /* WRITE BEGIN tuned: the tuned passes: a block's count into the histogram (add_count), the copies' counters summed into one count a bin - two queries' counts in the halves of a 16-bit-packed word - and the references as the B operand (load_refs) */
     /* LAB BEGIN reference_operand: the B words of a step: for each of the 2 tiles of 8 references, this thread's 8 words of block kb (operands swapped: references are B now) */
 #pragma unroll
     for (int nt = 0; nt < 2; nt++) {
@@ -646,6 +651,7 @@ static __device__ __forceinline__ void load_refs(const uint4 *rows, int kb, uint
         words_of(p[0], p[1], wb[nt]);
     }
     /* LAB END reference_operand */
+    /* WRITE END tuned */
 }
 
 /* The packed histogram pass, operands swapped.  A block owns 16 queries - the
@@ -793,11 +799,13 @@ packed_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const f
     }
 
     __syncthreads();
+    /* WRITE BEGIN tuned: the tuned passes: a block's count into the histogram (add_count), the copies' counters summed into one count a bin - two queries' counts in the halves of a 16-bit-packed word - and the references as the B operand (load_refs) */
     for (int i = threadIdx.x; i < 8 * k; i += WARPS * 32) {
         uint32_t count = s_hist[i]; /* each half below 2^16 */
         add_count(hist, (size_t)q0 * k + i, count & 0xffffu, q0 + i / k < nq);
         add_count(hist, (size_t)(q0 + 8) * k + i, count >> 16, q0 + 8 + i / k < nq);
     }
+    /* WRITE END tuned */
 }
 
 /* How one pass is laid out: query groups per block, warps per block,

@@ -87,6 +87,7 @@ static __global__ void histogram_per_thread(const float *dist, int refs, int q0,
                                             const uint32_t *smin, const uint32_t *smax,
                                             const float *threshold, uint32_t *thread_hist)
 {
+    /* WRITE BEGIN exact_bins: exact bins: histogram_per_thread, whole, counting each distance at its exact bin (nn_bin_guessed: a guess from root and scale, corrected by the query's thresholds), and the thresholds computed before it */
     int q = q0 + blockIdx.x, t = threadIdx.x, section = (refs + 63) / 64;
     float root, scale;
     bin_guess_params(smin, smax, q, k, &root, &scale);
@@ -100,6 +101,7 @@ static __global__ void histogram_per_thread(const float *dist, int refs, int q0,
     for (int r = begin; r < end; r++)
         atomicAdd(&mine[nn_bin_guessed(row[r], thr, k, root, scale)], 1u);
     /* LAB END exact_counts */
+    /* WRITE END exact_bins */
 }
 
 /* The report's adder: bin j of each query is the sum of the 64 threads' bin j. */
@@ -132,9 +134,11 @@ static void run(nn_device *dev, int reduce)
         CUDA_CHECK_LAUNCH();
         step_timer_mark(&dev->timer, 0, NN_STEP_MINMAX);
 
+        /* WRITE BEGIN exact_bins: exact bins: histogram_per_thread, whole, counting each distance at its exact bin (nn_bin_guessed: a guess from root and scale, corrected by the query's thresholds), and the thresholds computed before it */
         /* LAB BEGIN thresholds: compute the chunk's bin thresholds, the exact rule's (nn_launch_thresholds) */
         nn_launch_thresholds(dev, q0, count, 0);
         /* LAB END thresholds */
+        /* WRITE END exact_bins */
         step_timer_mark(&dev->timer, 0, NN_STEP_THRESHOLDS);
 
         histogram_per_thread<<<count, PER_THREAD_HISTS>>>(dev->dist, p->refs, q0, p->bins,

@@ -61,6 +61,7 @@ distances_tiled(const float *query, const float *base_t, const float *qnorm, con
     for (int i = 0; i < 8; i++)
         qn[i] = q0 + g8 + i < nq ? qnorm[q0 + g8 + i] : 0.0f;
 
+    /* WRITE BEGIN register_tiles: register tiles: the kernel's loop over its tiles of references - stage the next values while the current ones are used, each thread's 8 x F_RPT products accumulated in registers, and the squared distances written from the dot products (|q|^2 + |r|^2 - 2 q.r) */
     float staged[STAGE];
     load_stage<TILE, STAGE>(base_t, refs, d, r_begin, 0, t, staged);
     for (int r0 = r_begin; r0 < r_end; r0 += TILE) {
@@ -123,6 +124,7 @@ distances_tiled(const float *query, const float *base_t, const float *qnorm, con
             }
         }
     }
+    /* WRITE END register_tiles */
 }
 
 #define REDUCE_THREADS 256

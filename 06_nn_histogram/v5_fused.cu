@@ -145,6 +145,7 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
                     break;
                 float s = qn[i] + rn - 2.0f * acc[i][j];
                 s = s > 0.0f ? s : 0.0f; /* rounding on non-integer data; never -0 */
+                /* WRITE BEGIN fused: fusion: each distance, as soon as it is computed, kept for its query's min and max (first pass) or counted at its bin (second pass), and, at the end of a block, the min/max of its queries reduced and the shared histograms added to the global one */
                 if (pass == PASS_MINMAX) {
                     /* LAB BEGIN fused_minmax: the first pass: keep the smallest and largest distance of query i (as unsigned words: non-negative floats order as their bits) */
                     my_min[i] = min(my_min[i], __float_as_uint(s));
@@ -159,10 +160,12 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
                     atomicAdd(counter, 1u);
                     /* LAB END fused_count */
                 }
+                /* WRITE END fused */
             }
         }
     }
 
+    /* WRITE BEGIN fused: fusion: each distance, as soon as it is computed, kept for its query's min and max (first pass) or counted at its bin (second pass), and, at the end of a block, the min/max of its queries reduced and the shared histograms added to the global one */
     if (pass == PASS_MINMAX) {
 #pragma unroll
         for (int i = 0; i < 8; i++) { /* the warp's min/max (one team), then one shared atomic */
@@ -187,6 +190,7 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
             if (s_hist[i] != 0 && q0 + i / k < nq)
                 atomicAdd(&hist[(size_t)q0 * k + i], s_hist[i]);
     }
+    /* WRITE END fused */
 }
 
 /* How a pass is laid out: groups of 8 queries per block, whether the block's

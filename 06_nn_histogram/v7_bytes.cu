@@ -121,6 +121,7 @@ fused_pass(int pass, const uint32_t *query4, const uint32_t *base4, const float 
             int next_r0 = k0 + F_WC < dw ? r0 : r0 + TILE;
             if (next_r0 < r_end)
                 load_stage<TILE, STAGE>(base4, refs, dw, next_r0, next_k0, t, staged);
+            /* WRITE BEGIN bytes: bytes and __dp4a: each staged word of 4 reference bytes against the 8 queries' words, four byte products a __dp4a into integer sums, and the squared distance from them, exact in int */
 #pragma unroll
             for (int kk = 0; kk < F_WC; kk++) {
                 const uint4 *src = (const uint4 *)(s_ref + kk * TILE + tr * F_RPT);
@@ -136,6 +137,7 @@ fused_pass(int pass, const uint32_t *query4, const uint32_t *base4, const float 
                     /* LAB END dp4a */
                 }
             }
+            /* WRITE END bytes */
         }
 
 #pragma unroll
@@ -149,10 +151,13 @@ fused_pass(int pass, const uint32_t *query4, const uint32_t *base4, const float 
                 int qi = g8 + i;
                 if (q0 + qi >= nq)
                     break;
+                /* WRITE BEGIN bytes: bytes and __dp4a: each staged word of 4 reference bytes against the 8 queries' words, four byte products a __dp4a into integer sums, and the squared distance from them, exact in int */
+                /* WRITE STUB float s = 0.0f; */
                 /* LAB BEGIN exact_distance: s = the squared distance from the integer dot product: |q|^2 + |r|^2 - 2 q.r, in int (exact) then as float */
                 /* LAB STUB float s = 0.0f; */
                 float s = (float)(qn[i] + rn - 2 * (int)acc[i][j]); /* exact, below 2^24 */
                 /* LAB END exact_distance */
+                /* WRITE END bytes */
                 if (pass == PASS_MINMAX) {
                     my_min[i] = min(my_min[i], __float_as_uint(s));
                     my_max[i] = max(my_max[i], __float_as_uint(s));

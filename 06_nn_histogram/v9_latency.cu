@@ -480,6 +480,7 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                 for (int j = 0; j < 2; j++)
                     qn[j] = HOIST ? h_qn[n][j] : s_qn[ql[j]];
                 if (SMALLK) { /* K <= SMALLK + 1: count the thresholds at or below s */
+                    /* WRITE BEGIN latency: binning without a branch to wait on: for K <= SMALLK + 1, a distance's bin as the count of its query's thresholds at or below it; else the sure guesses of all the distances first, and the thresholds asked only where one is unsure (rare) */
 #pragma unroll
                     for (int j = 0; j < 2; j++) {
                         const float *thr = s_thr + ql[j] * SMALLK;
@@ -494,6 +495,7 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                             /* LAB END small_k_bins */
                         }
                     }
+                    /* WRITE END latency */
                 } else {
                     float root[2], scale[2], qmargin[2];
 #pragma unroll
@@ -503,6 +505,7 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                         qmargin[j] = HOIST ? h_margin[n][j] : s_margin[ql[j]];
                     }
                     bool any_unsure = false;
+                    /* WRITE BEGIN latency: binning without a branch to wait on: for K <= SMALLK + 1, a distance's bin as the count of its query's thresholds at or below it; else the sure guesses of all the distances first, and the thresholds asked only where one is unsure (rare) */
 #pragma unroll
                     for (int j = 0; j < 2; j++)
 #pragma unroll
@@ -526,6 +529,7 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                             }
                         }
                     }
+                    /* WRITE END latency */
                 }
                 /* separate loops, so that the compiler knows which memory each
                  * atomic goes to (a generic atomic on shared memory is slow), and

@@ -126,11 +126,13 @@ __device__ uint32_t digit_of(uint32_t key, int shift, uint32_t mask) { return (k
 /* One key's digits, one count each, in the block's counters. */
 __device__ __forceinline__ void count_digits(uint32_t *s_count, uint32_t key, int bits, int passes)
 {
+    /* WRITE BEGIN one_histogram: one histogram for every pass: count_digits and all_pass_histogram, whole - each block counts its share of the keys, every pass's digit of each, in shared memory, then adds its counts to the global ones */
     const uint32_t bins = 1u << bits;
     /* LAB BEGIN count_every_pass: count the key once for every pass: the digit of pass p (bits p*bits and up) in pass p's row of the block's counters */
     for (int p = 0; p < passes; p++)
         atomicAdd(&s_count[p * bins + digit_of(key, p * bits, bins - 1)], 1u);
     /* LAB END count_every_pass */
+    /* WRITE END one_histogram */
 }
 
 /* This block's share of the keys, counted in s_count, four keys to a 16-byte
@@ -158,6 +160,7 @@ __device__ __forceinline__ void count_keys(uint32_t *s_count, const uint32_t *ke
 __global__ void all_pass_histogram(const uint32_t *keys, size_t n, int bits, int passes,
                                    uint32_t *counts)
 {
+    /* WRITE BEGIN one_histogram: one histogram for every pass: count_digits and all_pass_histogram, whole - each block counts its share of the keys, every pass's digit of each, in shared memory, then adds its counts to the global ones */
     extern __shared__ uint32_t s_count[]; /* passes x 2^bits */
     const uint32_t bins = 1u << bits;
     for (uint32_t i = threadIdx.x; i < passes * bins; i += blockDim.x)
@@ -168,6 +171,7 @@ __global__ void all_pass_histogram(const uint32_t *keys, size_t n, int bits, int
     for (uint32_t i = threadIdx.x; i < passes * bins; i += blockDim.x)
         if (s_count[i] != 0)
             atomicAdd(&counts[i], s_count[i]);
+    /* WRITE END one_histogram */
 }
 
 /* One block, a thread a digit: each pass's counts become where each digit's
@@ -255,7 +259,9 @@ __device__ __forceinline__ uint32_t multisplit_tile(const uint32_t *key, uint32_
 __device__ void publish_count(volatile uint32_t *lookback, size_t b, uint32_t bins, uint32_t d,
                               uint32_t count)
 {
+    /* WRITE BEGIN look_back: the tile ticket and the decoupled look-back: a block takes the next tile by ticket; publish_count and look_back, whole - each tile publishes its counts, walks back to a tile that knows its whole prefix, and publishes its own */
     lookback[b * bins + d] = (b == 0 ? LOOKBACK_PREFIX : LOOKBACK_AGGREGATE) | count;
+    /* WRITE END look_back */
 }
 
 /* Thread d of tile b: the keys of digit d in the tiles before b.  It walks
@@ -265,6 +271,8 @@ __device__ void publish_count(volatile uint32_t *lookback, size_t b, uint32_t bi
 __device__ uint32_t look_back(volatile uint32_t *lookback, size_t b, uint32_t bins, uint32_t d,
                               uint32_t count)
 {
+    /* WRITE BEGIN look_back: the tile ticket and the decoupled look-back: a block takes the next tile by ticket; publish_count and look_back, whole - each tile publishes its counts, walks back to a tile that knows its whole prefix, and publishes its own */
+    /* WRITE STUB return 0; */
     if (b == 0)
         return 0;
     uint32_t before = 0;
@@ -281,6 +289,7 @@ __device__ uint32_t look_back(volatile uint32_t *lookback, size_t b, uint32_t bi
     /* LAB END look_back */
     lookback[b * bins + d] = LOOKBACK_PREFIX | (before + count);
     return before;
+    /* WRITE END look_back */
 }
 
 /* One pass over all tiles, from src into dst.  A block takes the next tile by
@@ -307,8 +316,10 @@ __global__ void __launch_bounds__(512, 2) onesweep_pass(const uint32_t *src, uin
     uint32_t *s_place = s_start + bins;                   /* bins words */
     uint32_t *s_scan = s_place + bins;                    /* 33 words */
 
+    /* WRITE BEGIN look_back: the tile ticket and the decoupled look-back: a block takes the next tile by ticket; publish_count and look_back, whole - each tile publishes its counts, walks back to a tile that knows its whole prefix, and publishes its own */
     if (threadIdx.x == 0)
         s_ticket = atomicAdd(tickets, 1u);
+    /* WRITE END look_back */
     for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x)
         s_place[d] = 0; /* the tile's count of each digit, first */
     __syncthreads();

@@ -177,6 +177,7 @@ enum { PLAN_SKIP = 2 };
 __global__ void digit_starts(uint32_t *counts, int bits, int passes, size_t n, int no_skip,
                              int *plan)
 {
+    /* WRITE BEGIN pass_plan: the passes planned on the GPU: digit_starts, whole (each pass's digit starts, and its plan: skip it, or the buffer it reads), and a pass that reads its plan - returning at once where it is skipped */
     __shared__ uint32_t s_warp[33];
     const uint32_t bins = 1u << bits, d = threadIdx.x;
     int from = 0;
@@ -196,6 +197,7 @@ __global__ void digit_starts(uint32_t *counts, int bits, int passes, size_t n, i
     }
     if (d == 0)
         plan[passes] = from;
+    /* WRITE END pass_plan */
 }
 
 /* ---- 2. a pass: ticket, rank, look back, reorder, write runs ------------ */
@@ -319,6 +321,9 @@ __global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint3
     uint32_t *s_place = s_start + bins;                   /* bins words */
     uint32_t *s_scan = s_place + bins;                    /* 33 words */
 
+    /* WRITE BEGIN pass_plan: the passes planned on the GPU: digit_starts, whole (each pass's digit starts, and its plan: skip it, or the buffer it reads), and a pass that reads its plan - returning at once where it is skipped */
+    /* WRITE STUB const uint32_t *src = buffer0; */
+    /* WRITE STUB uint32_t *dst = buffer1; */
     const int from = plan[pass];
     /* LAB BEGIN skip: a skipped pass moves nothing: it only clears its tile's words of the next pass's look-back table, and returns */
     if (from == PLAN_SKIP) { /* nothing to move; the next pass's table still needs clearing */
@@ -329,6 +334,7 @@ __global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint3
     /* LAB END skip */
     const uint32_t *src = from ? buffer1 : buffer0;
     uint32_t *dst = from ? buffer0 : buffer1;
+    /* WRITE END pass_plan */
     if (threadIdx.x == 0)
         s_ticket = atomicAdd(tickets, 1u);
     for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x)

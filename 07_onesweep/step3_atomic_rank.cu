@@ -229,6 +229,8 @@ __device__ __forceinline__ void load_warp_striped(const uint32_t *src, size_t n,
 __device__ __forceinline__ uint32_t rank_in_warp_by_atomics(uint32_t digit, uint32_t *masks,
                                                             uint32_t *count)
 {
+    /* WRITE BEGIN atomic_rank: rank_in_warp_by_atomics, whole: a key's place among its warp's keys of its digit from one atomicOr on the warp's mask word of the digit, the leader updating the count */
+    /* WRITE STUB return 0; */
     const unsigned lane = threadIdx.x % 32;
     /* LAB BEGIN lane_bit: set this lane's bit in the warp's mask word of its digit */
     atomicOr(&masks[digit], 1u << lane);
@@ -245,6 +247,7 @@ __device__ __forceinline__ uint32_t rank_in_warp_by_atomics(uint32_t digit, uint
     /* LAB END leader */
     __syncwarp();
     return before + __popc(same & ((1u << lane) - 1));
+    /* WRITE END atomic_rank */
 }
 
 /* Ranks the tile held warp-striped in key[] by digit: pos[j] becomes the place

@@ -65,11 +65,14 @@ const stage_info STAGE = {
  * totals. */
 static size_t reorder_words(int block, int kpt, int bits)
 {
+    /* WRITE BEGIN large_tiles: tiles of 8192 keys: the reorder buffer's words (reorder_words), the pass's shared memory laid out with the lane masks in the tile's words, and the opt-in to more than 48 KB */
+    /* WRITE STUB return 0; */
     /* LAB BEGIN reorder_words: the words of the reorder buffer: the tile's keys, or the warps' lane masks (warps x 2^bits) where they need more */
     /* LAB STUB return 0; */
     size_t tile = (size_t)block * kpt, masks = (size_t)(block / 32) << bits;
     return tile > masks ? tile : masks;
     /* LAB END reorder_words */
+    /* WRITE END large_tiles */
 }
 
 static size_t downsweep_shared_bytes(int block, int kpt, int bits)
@@ -353,11 +356,15 @@ __global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint3
     __shared__ uint32_t s_ticket;
     const uint32_t bins = 1u << width, mask = bins - 1;
     const unsigned tile = blockDim.x * kpt;
+    /* WRITE BEGIN large_tiles: tiles of 8192 keys: the reorder buffer's words (reorder_words), the pass's shared memory laid out with the lane masks in the tile's words, and the opt-in to more than 48 KB */
+    /* WRITE STUB const unsigned masks = 0; */
+    /* WRITE STUB uint32_t *s_tile = shared, *s_masks = shared, *s_count = shared, *s_start = shared; */
     const unsigned masks = blockDim.x / 32 * bins;
     uint32_t *s_tile = shared;                           /* tile words ... */
     uint32_t *s_masks = shared; /* ... which hold the masks while the tile is ranked */
     uint32_t *s_count = s_tile + (tile > masks ? tile : masks); /* (blockDim.x / 32) x bins */
     uint32_t *s_start = s_count + masks;                  /* bins words */
+    /* WRITE END large_tiles */
     uint32_t *s_place = s_start + bins;                   /* bins words */
     uint32_t *s_scan = s_place + bins;                    /* 33 words */
 
@@ -470,10 +477,12 @@ static void context_create(sort_context *c, size_t n, const sort_options *opt, s
     c->d_tickets = c->d_lookback + 2 * table;
     c->d_plan = (int *)gpu_alloc((MAX_PASSES + 1) * sizeof(int), opt->poison);
     CUDA_CHECK(cudaDeviceGetAttribute(&c->histogram_blocks, cudaDevAttrMultiProcessorCount, 0));
+    /* WRITE BEGIN large_tiles: tiles of 8192 keys: the reorder buffer's words (reorder_words), the pass's shared memory laid out with the lane masks in the tile's words, and the opt-in to more than 48 KB */
     /* LAB BEGIN opt_in: let onesweep_pass ask for the shared memory a pass needs, more than the 48 KB a block gets by default */
     CUDA_CHECK(cudaFuncSetAttribute(onesweep_pass, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)downsweep_shared_bytes(opt->block, opt->kpt, opt->bits)));
     /* LAB END opt_in */
+    /* WRITE END large_tiles */
     c->histogram_blocks *= 4;
     step_timer_create(&c->timer);
 }

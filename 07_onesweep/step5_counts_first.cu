@@ -265,6 +265,8 @@ __device__ __forceinline__ uint32_t rank_in_warp_by_atomics(uint32_t digit, uint
 __device__ __forceinline__ uint32_t count_tile(const uint32_t *key, int kpt, int shift, int width,
                                                uint32_t *s_count)
 {
+    /* WRITE BEGIN counts_first: counts first: count_tile (each warp counts in its own row of counters; the rows' sums and starts) and rank_tile (the tile's counts scanned before the ranking, so that a key's rank is its place), whole */
+    /* WRITE STUB return 0; */
     const uint32_t bins = 1u << width, mask = bins - 1;
     const unsigned warps = blockDim.x / 32;
     uint32_t *my_count = s_count + threadIdx.x / 32 * bins;
@@ -285,6 +287,7 @@ __device__ __forceinline__ uint32_t count_tile(const uint32_t *key, int kpt, int
         }
     /* LAB END row_starts */
     return count;
+    /* WRITE END counts_first */
 }
 
 /* Ranks the tile held warp-striped in key[] by digit: pos[j] becomes the place
@@ -297,6 +300,7 @@ __device__ __forceinline__ void rank_tile(const uint32_t *key, uint32_t *pos, in
                                           int width, uint32_t count, uint32_t *s_count,
                                           uint32_t *s_masks, uint32_t *s_start, uint32_t *s_scan)
 {
+    /* WRITE BEGIN counts_first: counts first: count_tile (each warp counts in its own row of counters; the rows' sums and starts) and rank_tile (the tile's counts scanned before the ranking, so that a key's rank is its place), whole */
     const uint32_t bins = 1u << width, mask = bins - 1;
     const unsigned warp = threadIdx.x / 32, warps = blockDim.x / 32;
     uint32_t *my_count = s_count + warp * bins; /* this warp's next place of each digit */
@@ -314,6 +318,7 @@ __device__ __forceinline__ void rank_tile(const uint32_t *key, uint32_t *pos, in
         if (j < kpt)
             pos[j] = rank_in_warp_by_atomics(digit_of(key[j], shift, mask), my_masks, my_count);
     __syncthreads(); /* the masks share their words with the tile */
+    /* WRITE END counts_first */
 }
 
 /* Thread d of tile b publishes the tile's count of digit d as soon as it is

@@ -247,6 +247,8 @@ __device__ __forceinline__ uint32_t rank_in_warp_by_atomics_or_match(uint32_t di
                                                                      uint32_t *masks,
                                                                      uint32_t *count, int crowded)
 {
+    /* WRITE BEGIN crowded: crowded tiles rank by match: the tile's sum of squared counts in count_tile, the choice in rank_tile, and rank_in_warp_by_atomics_or_match, whole */
+    /* WRITE STUB return 0; */
     const unsigned lane = threadIdx.x % 32;
     unsigned same;
     /* LAB BEGIN lanes_of_digit: same = the lanes of this warp whose key has this digit: by __match_any_sync in a crowded tile, else by the atomicOr mask */
@@ -266,6 +268,7 @@ __device__ __forceinline__ uint32_t rank_in_warp_by_atomics_or_match(uint32_t di
     }
     __syncwarp();
     return before + __popc(same & ((1u << lane) - 1));
+    /* WRITE END crowded */
 }
 
 /* Counts first: each warp counts its keys' digits in its own row of s_count -
@@ -293,6 +296,7 @@ __device__ __forceinline__ uint32_t count_tile(const uint32_t *key, int kpt, int
             s_count[w * bins + threadIdx.x] = count;
             count += c;
         }
+    /* WRITE BEGIN crowded: crowded tiles rank by match: the tile's sum of squared counts in count_tile, the choice in rank_tile, and rank_in_warp_by_atomics_or_match, whole */
     /* LAB BEGIN crowding: add the squares of the tile's counts (one per thread d < bins) into *s_crowding: a warp sum by shuffles, one atomic a warp */
     uint32_t squares = count * count; /* at most 8192^2 in all: no overflow */
     for (int offset = 16; offset > 0; offset /= 2)
@@ -300,6 +304,7 @@ __device__ __forceinline__ uint32_t count_tile(const uint32_t *key, int kpt, int
     if (threadIdx.x % 32 == 0 && threadIdx.x < bins)
         atomicAdd(s_crowding, squares);
     /* LAB END crowding */
+    /* WRITE END crowded */
     return count;
 }
 
@@ -322,8 +327,11 @@ __device__ __forceinline__ void rank_tile(const uint32_t *key, uint32_t *pos, in
     uint32_t *my_masks = s_masks + warp * bins;
     uint32_t all;
     uint32_t start = block_exclusive_scan(count, s_scan, &all); /* ends with a barrier */
+    /* WRITE BEGIN crowded: crowded tiles rank by match: the tile's sum of squared counts in count_tile, the choice in rank_tile, and rank_in_warp_by_atomics_or_match, whole */
+    /* WRITE STUB const int crowded = 0; */
     const uint32_t tile = blockDim.x * kpt;
     const int crowded = *s_crowding > tile * tile / 32; /* read after the scan's barriers */
+    /* WRITE END crowded */
     if (threadIdx.x < bins) {
         s_start[threadIdx.x] = start;
         for (unsigned w = 0; w < warps; w++)

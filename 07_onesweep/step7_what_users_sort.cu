@@ -150,6 +150,8 @@ static int order_of(const sort_options *opt) { return opt->key_type | (opt->desc
  * radix_form, on the GPU: bits flipped, the same for every key of a sign), and back. */
 __device__ __forceinline__ uint32_t radix_form(uint32_t key, int order)
 {
+    /* WRITE BEGIN radix_transform: the radix transform on the GPU: radix_form (a key as the unsigned number that sorts in the wanted order, no branch) and key_of (back), whole */
+    /* WRITE STUB return key; */
     /* LAB BEGIN radix_form: return the key as the unsigned number that sorts in the order `order` asks for (type in its low 2 bits, ORDER_DESCENDING): no branch */
     /* LAB STUB return key; */
     uint32_t sign = (order & 3) == KEY_U32 ? 0 : 0x80000000u;        /* i32 and f32 */
@@ -157,16 +159,20 @@ __device__ __forceinline__ uint32_t radix_form(uint32_t key, int order)
     uint32_t always = order & ORDER_DESCENDING ? ~sign : sign;
     return key ^ always ^ ((uint32_t)((int32_t)key >> 31) & if_negative);
     /* LAB END radix_form */
+    /* WRITE END radix_transform */
 }
 
 __device__ __forceinline__ uint32_t key_of(uint32_t form, int order)
 {
+    /* WRITE BEGIN radix_transform: the radix transform on the GPU: radix_form (a key as the unsigned number that sorts in the wanted order, no branch) and key_of (back), whole */
+    /* WRITE STUB return form; */
     int type = order & 3;
     if (order & ORDER_DESCENDING)
         form = ~form;
     return type == KEY_I32   ? form ^ 0x80000000u
            : type == KEY_F32 ? (form >> 31 ? form & 0x7FFFFFFFu : ~form)
                              : form;
+    /* WRITE END radix_transform */
 }
 
 /* One key's digits, one count each, in the block's counters. */
@@ -490,20 +496,25 @@ __global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint3
     for (int j = 0; j < MAX_KPT; j++)
         if (j < kpt)
             s_tile[pos[j]] = key[j];
+    /* WRITE BEGIN pairs: pairs: the values of a tile loaded while its keys go out, each value put in its key's slot of the reorder buffer and written where that key went */
     const uint32_t *vsrc = from ? values1 : values0;
     uint32_t *vdst = from ? values0 : values1;
     if (values0) /* the values' loads are in flight while the keys go out */
         load_warp_striped(vsrc, n, b, kpt, key);
+    /* WRITE END pairs */
     __syncthreads();
 
     for (unsigned i = threadIdx.x; i < valid; i += blockDim.x) {
         uint32_t k = s_tile[i], d = digit_of(k, shift, mask);
         dst[s_place[d] + i] = step_plan & PLAN_LAST ? key_of(k, order) : k;
+        /* WRITE BEGIN pairs: pairs: the values of a tile loaded while its keys go out, each value put in its key's slot of the reorder buffer and written where that key went */
         /* LAB BEGIN slot_digit: with values, keep the digit of slot i for its value */
         if (values0)
             s_digit[i] = (uint8_t)d;
         /* LAB END slot_digit */
+        /* WRITE END pairs */
     }
+    /* WRITE BEGIN pairs: pairs: the values of a tile loaded while its keys go out, each value put in its key's slot of the reorder buffer and written where that key went */
     if (!values0)
         return;
     /* the values: each takes its key's place in the tile, then goes where the
@@ -518,6 +529,7 @@ __global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint3
     for (unsigned i = threadIdx.x; i < valid; i += blockDim.x)
         vdst[s_place[s_digit[i]] + i] = s_tile[i];
     /* LAB END value_scatter */
+    /* WRITE END pairs */
 }
 
 /* ---- the sort -------------------------------------------------------------- */

@@ -31,6 +31,8 @@
  * value its neighbour has already updated in this step. */
 __device__ uint32_t scan_hillis_steele(uint32_t *s)
 {
+    /* WRITE BEGIN block_scans: the in-block scans, Hillis-Steele and Blelloch: exclusive, in place, the total returned */
+    /* WRITE STUB return 0; */
     const unsigned t = threadIdx.x;
     __syncthreads(); /* the caller's writes to s are visible */
     uint32_t own = s[t];
@@ -45,6 +47,7 @@ __device__ uint32_t scan_hillis_steele(uint32_t *s)
     s[t] -= own;     /* inclusive -> exclusive */
     __syncthreads();
     return total;
+    /* WRITE END block_scans */
 }
 
 /* Shared-memory index with one word of padding every 32 words: in the tree
@@ -56,6 +59,8 @@ __device__ uint32_t scan_hillis_steele(uint32_t *s)
  * 2 * blockDim.x (each thread handles two values).  Exclusive; returns the total. */
 __device__ uint32_t scan_blelloch(uint32_t *s, unsigned count)
 {
+    /* WRITE BEGIN block_scans: the in-block scans, Hillis-Steele and Blelloch: exclusive, in place, the total returned */
+    /* WRITE STUB return 0; */
     const unsigned t = threadIdx.x;
     unsigned offset = 1;
     /* up-sweep: after it, s[PAD(count - 1)] holds the total */
@@ -86,6 +91,7 @@ __device__ uint32_t scan_blelloch(uint32_t *s, unsigned count)
     }
     __syncthreads();
     return total;
+    /* WRITE END block_scans */
 }
 
 /* ---- scan: the multi-block scan ------------------------------------------- */

@@ -12,8 +12,9 @@
 #                                 that range and with a word, by a line that states the
 #                                 same range in the same words (ARGS go before each)
 #   check_that NAME COMMAND...    one check: failed with NAME unless COMMAND succeeds
-#   check_grades STEP STUB REF    make grade on the stubbed file STUB: below full marks,
-#                                 exit 1; on the reference file REF: 100/100, exit 0
+#   graded RC WANT REGEX LINE     the grader's exit RC is WANT and its line matches REGEX
+#   check_grades STEP STUB REF    make grade (LEVEL, default write) on the stubbed file STUB:
+#                                 0/100, exit 1; on the reference file REF: 100/100, exit 0
 #   fail MESSAGE                  count a failure
 #   finish NAME                   print the count, exit non-zero if anything failed
 tmp=$(mktemp -d)
@@ -28,18 +29,21 @@ check_that() {
     "$@" || fail "$name"
 }
 
+# graded RC WANT_RC REGEX LINE: the grader's exit status was WANT_RC and its line matches REGEX
+graded() { [ "$1" -eq "$2" ] && grep -qE -- "$3" <<<"$4"; }
+
 check_grades() {
-    local step=$1 stub_file=$2 ref_file=$3 stub ref rc
+    local step=$1 stub_file=$2 ref_file=$3 stub ref rc level=${LEVEL:-write}
     stub=$(tools/grade.sh "$step" "$stub_file" 2>/dev/null)
     rc=$?
-    check_that "the stubs are graded below full marks, exit 1 (got exit $rc: $stub)" \
-        bash -c "[ $rc -eq 1 ] && grep -qE '^GRADE step=$step .* score=[0-9]+/100( \\(.*\\))?$' <<<'$stub' && ! grep -q 'score=100/100' <<<'$stub'"
+    check_that "the $level stubs score 0/100, exit 1 (got exit $rc: $stub)" graded "$rc" 1 \
+        "^GRADE step=$step level=$level correctness=0/[1-9][0-9]* speed=NA score=0/100( \(.*\))?$" "$stub"
     ref=$(tools/grade.sh "$step" "$ref_file" 2>/dev/null)
     rc=$?
-    check_that "the reference gets full marks, exit 0 (got exit $rc: $ref)" \
-        bash -c "[ $rc -eq 0 ] && grep -qE '^GRADE step=$step correctness=([0-9]+)/\\1 speed=[0-9.]+ score=100/100$' <<<'$ref'"
-    echo "  the stubs:     $stub"
-    echo "  the reference: $ref"
+    check_that "the reference gets full marks at the $level level, exit 0 (got exit $rc: $ref)" graded "$rc" 0 \
+        "^GRADE step=$step level=$level correctness=([0-9]+)/\1 speed=[0-9.]+ score=100/100$" "$ref"
+    echo "  the $level stubs: $stub"
+    echo "  the reference:  $ref"
 }
 
 expect_error() {

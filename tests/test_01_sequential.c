@@ -5,6 +5,7 @@
  * descending order, bit ranges and key-value pairs, against the reference
  * and against an order written out by hand.  CPU only.
  */
+#define _POSIX_C_SOURCE 200809L /* check.h: alarm, sigaction */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +24,8 @@ static void battery(const char *mode, sort_options opt, size_t tile, enum batter
 {
     char label[96];
     snprintf(label, sizeof label, "mode=%s bits=%d block=%d", mode, opt.bits, opt.block);
+    if (!test_group(label))
+        return;
     battery_result r = run_sort_battery(label, &opt, tile, depth, test_scale());
     CHECK_MSG(r.failures == 0, "%s: %d of %d sorts failed", label, r.failures, r.sorts);
 }
@@ -163,39 +166,50 @@ static void make_typed_keys(uint32_t *keys, size_t n, int type, uint64_t seed)
     }
 }
 
-/* Every type x order x bit range x mode, keys alone and pairs, against the
- * reference: the values are the stable argsort, so they check stability. */
-static void test_types_orders_ranges(void)
+/* Every bit range x mode x size of one type and order, keys alone and pairs, against
+ * the reference: the values are the stable argsort, so they check stability. */
+static void types_orders_ranges(int type, int desc)
 {
     const int ranges[][2] = {{0, 32}, {0, 16}, {8, 24}, {31, 32}, {3, 4}, {16, 32}};
     const size_t sizes[] = {0, 1, 2, 33, 1000, 70001};
+    for (int r = 0; r < 6; r++)
+        for (int mode = MODE_PLAIN; mode <= MODE_BLOCKED; mode++)
+            for (int s = 0; s < 6; s++) {
+                if (test_small && (s == 5 || r % 2))
+                    continue;
+                size_t n = sizes[s];
+                sort_options opt = STAGE.defaults;
+                opt.key_type = type;
+                opt.descending = desc;
+                opt.begin_bit = ranges[r][0];
+                opt.end_bit = ranges[r][1];
+                opt.mode = mode;
+                opt.bits = mode == MODE_BLOCKED ? 4 : 6;
+                uint32_t *keys = malloc((n + 1) * 4);
+                if (!keys)
+                    exit(2);
+                make_typed_keys(keys, n, type, n * 7 + (uint64_t)r);
+                char label[128], msg[256];
+                snprintf(label, sizeof label, "type=%d descending=%d bits [%d, %d) mode=%d",
+                         type, desc, ranges[r][0], ranges[r][1], mode);
+                for (int pairs = 1; pairs >= 0; pairs--) /* pairs, then the keys alone */
+                    CHECK_MSG(check_ordered_sort(label, &opt, keys, n, pairs, msg,
+                                                 sizeof msg) == 0, "%s", msg);
+                free(keys);
+            }
+}
+
+/* Every type x order: a group each. */
+static void test_types_orders_ranges(void)
+{
     for (int type = KEY_U32; type <= KEY_F32; type++)
-        for (int desc = 0; desc <= 1; desc++)
-            for (int r = 0; r < 6; r++)
-                for (int mode = MODE_PLAIN; mode <= MODE_BLOCKED; mode++)
-                    for (int s = 0; s < 6; s++) {
-                        if (test_small && (s == 5 || r % 2))
-                            continue;
-                        size_t n = sizes[s];
-                        sort_options opt = STAGE.defaults;
-                        opt.key_type = type;
-                        opt.descending = desc;
-                        opt.begin_bit = ranges[r][0];
-                        opt.end_bit = ranges[r][1];
-                        opt.mode = mode;
-                        opt.bits = mode == MODE_BLOCKED ? 4 : 6;
-                        uint32_t *keys = malloc((n + 1) * 4);
-                        if (!keys)
-                            exit(2);
-                        make_typed_keys(keys, n, type, n * 7 + (uint64_t)r);
-                        char label[128], msg[256];
-                        snprintf(label, sizeof label, "type=%d descending=%d bits [%d, %d) mode=%d",
-                                 type, desc, ranges[r][0], ranges[r][1], mode);
-                        for (int pairs = 1; pairs >= 0; pairs--) /* pairs, then the keys alone */
-                            CHECK_MSG(check_ordered_sort(label, &opt, keys, n, pairs, msg,
-                                                         sizeof msg) == 0, "%s", msg);
-                        free(keys);
-                    }
+        for (int desc = 0; desc <= 1; desc++) {
+            char group[64];
+            snprintf(group, sizeof group, "types, orders, ranges: type=%d descending=%d", type,
+                     desc);
+            if (test_group(group))
+                types_orders_ranges(type, desc);
+        }
 }
 
 /* Pairs on every distribution, both modes, ascending and descending: the
@@ -227,12 +241,12 @@ static void test_pairs_every_distribution(void)
 int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
-    test_option_checks();
-    test_report();
-    test_block_sizes();
+    TEST_GROUP(test_option_checks);
+    TEST_GROUP(test_report);
+    test_block_sizes(); /* batteries: a group each */
     test_every_width();
-    test_float_order_by_hand();
-    test_types_orders_ranges();
-    test_pairs_every_distribution();
+    TEST_GROUP(test_float_order_by_hand);
+    test_types_orders_ranges(); /* a group for each type and order */
+    TEST_GROUP(test_pairs_every_distribution);
     return check_summary("test_01_sequential");
 }

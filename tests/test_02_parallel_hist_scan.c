@@ -4,6 +4,7 @@
  * mode's [digit][block] table), then the sort battery for every histogram
  * kernel x scan x digit width, and for blocked mode.  GPU.
  */
+#define _POSIX_C_SOURCE 200809L /* check.h: alarm, sigaction */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "options.h"
 #include "sort_battery.h"
 #include "sort_stage.h"
+#include "scan_check.h"
 #include "test_util.h"
 
 static void test_histograms(void)
@@ -133,6 +135,8 @@ static void battery(sort_options opt, enum battery_depth depth)
     char label[96];
     snprintf(label, sizeof label, "mode=%s hist=%d scan=%d bits=%d block=%d",
              mode_name(opt.mode), opt.hist_variant, opt.scan_variant, opt.bits, opt.block);
+    if (!test_group(label))
+        return;
     opt.poison = test_poison;
     battery_result r = run_sort_battery(label, &opt, (size_t)opt.block, depth, test_scale());
     CHECK_MSG(r.failures == 0, "%s: %d of %d sorts failed", label, r.failures, r.sorts);
@@ -197,12 +201,12 @@ int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
     REQUIRE_GPU();
-    test_option_checks();
-    test_histograms();
-    test_block_histograms();
-    test_scans();
+    TEST_GROUP(test_option_checks);
+    TEST_GROUP(test_histograms);
+    TEST_GROUP(test_block_histograms);
+    TEST_GROUP(test_scans);
     if (!test_small)
-        time_scans();
-    test_sorts();
+        TEST_GROUP(time_scans);
+    test_sorts(); /* batteries: a group each */
     return check_summary("test_02_parallel_hist_scan");
 }

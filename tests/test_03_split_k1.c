@@ -3,6 +3,7 @@
  * must keep their order), the carried-forward scan, then the sort battery for
  * each scan variant and block size.  GPU.
  */
+#define _POSIX_C_SOURCE 200809L /* check.h: alarm, sigaction */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "options.h"
 #include "sort_battery.h"
 #include "sort_stage.h"
+#include "scan_check.h"
 #include "test_util.h"
 
 /* The stable split on the CPU: zeros in order, then ones in order. */
@@ -83,6 +85,8 @@ static void battery(sort_options opt, enum battery_depth depth)
     char label[96];
     snprintf(label, sizeof label, "scan=%d block=%d scan_block=%d", opt.scan_variant, opt.block,
              opt.scan_block);
+    if (!test_group(label))
+        return;
     opt.poison = test_poison;
     size_t tile = (size_t)opt.block * (opt.scan_variant == SCAN_BLELLOCH ? 2 : 1);
     battery_result r = run_sort_battery(label, &opt, tile, depth, test_scale());
@@ -131,9 +135,9 @@ int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
     REQUIRE_GPU();
-    test_option_checks();
-    test_scan();
-    test_split();
-    test_sorts();
+    TEST_GROUP(test_option_checks);
+    TEST_GROUP(test_scan);
+    TEST_GROUP(test_split);
+    test_sorts(); /* batteries: a group each */
     return check_summary("test_03_split_k1");
 }

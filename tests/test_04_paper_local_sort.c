@@ -6,6 +6,7 @@
  * thread and digit width, block sizes, and sizes that leave the last tile
  * partly empty.  GPU.
  */
+#define _POSIX_C_SOURCE 200809L /* check.h: alarm, sigaction */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "options.h"
 #include "sort_battery.h"
 #include "sort_stage.h"
+#include "scan_check.h"
 #include "test_util.h"
 #include "tile_pass.h"
 
@@ -106,6 +108,8 @@ static void battery(sort_options opt, enum battery_depth depth)
     char label[128];
     snprintf(label, sizeof label, "bits=%d block=%d kpt=%d scan=%d scan_block=%d", opt.bits,
              opt.block, opt.kpt, opt.scan_variant, opt.scan_block);
+    if (!test_group(label))
+        return;
     opt.poison = test_poison;
     battery_result r =
         run_sort_battery(label, &opt, (size_t)opt.block * opt.kpt, depth, test_scale());
@@ -171,9 +175,9 @@ int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
     REQUIRE_GPU();
-    test_option_checks();
-    test_scan();
-    test_steps();
-    test_sorts();
+    TEST_GROUP(test_option_checks);
+    TEST_GROUP(test_scan);
+    TEST_GROUP(test_steps);
+    test_sorts(); /* batteries: a group each */
     return check_summary("test_04_paper_local_sort");
 }

@@ -492,14 +492,14 @@ static void test_report_rule(void)
 int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
-    test_rule_by_hand();
-    test_threshold_search();
-    test_thresholds();
-    test_bin_fast();
-    test_imma_layout();
-    test_files();
-    test_data();
-    test_reference();
-    test_report_rule();
+    TEST_GROUP(test_rule_by_hand);
+    TEST_GROUP(test_threshold_search);
+    TEST_GROUP(test_thresholds);
+    TEST_GROUP(test_bin_fast);
+    TEST_GROUP(test_imma_layout);
+    TEST_GROUP(test_files);
+    TEST_GROUP(test_data);
+    TEST_GROUP(test_reference);
+    TEST_GROUP(test_report_rule);
     return check_summary("test_06_nn_cpu");
 }

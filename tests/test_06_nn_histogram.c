@@ -13,6 +13,7 @@
  * differs from the exact reference are counted - over all shapes the count
  * must be what the reference says, and not zero.  GPU.
  */
+#define _POSIX_C_SOURCE 200809L /* check.h: alarm, sigaction */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,12 +131,16 @@ static void test_shape(const shape *s, int small)
     CHECK_MSG((nn_imma_unusable(dev) == NULL) == imma, "version %d %s on %s d=%d",
               NN_VERSION_IMMA, imma ? "did not apply" : "applied", kind_name(s->kind), s->dims);
 
-    /* the INT8 baseline applies exactly where the data are bytes (compute capability 6.1+) */
-    int int8 = bytes && gpu_compute_capability() >= 61;
-    CHECK_MSG((nn_cublas_int8_unusable(dev) == NULL) == int8, "cublas-int8 %s on %s d=%d",
-              int8 ? "did not apply" : "applied", kind_name(s->kind), s->dims);
+    /* the INT8 baseline applies exactly where the data are bytes (compute capability 6.1+);
+     * a lab handout has no baselines (nn_cublas_absent): its versions alone are checked */
+    int baselines = nn_cublas_absent() == NULL;
+    int int8 = baselines && bytes && gpu_compute_capability() >= 61;
+    if (baselines)
+        CHECK_MSG((nn_cublas_int8_unusable(dev) == NULL) == int8, "cublas-int8 %s on %s d=%d",
+                  int8 ? "did not apply" : "applied", kind_name(s->kind), s->dims);
     for (int version = NN_CUBLAS_INT8; version <= NN_VERSIONS; version++) {
-        if (version == NN_CUBLAS_INT8 + 1 || version == 0 || (version == NN_CUBLAS_INT8 && !int8))
+        if (version == NN_CUBLAS_INT8 + 1 || version == 0 || (version == NN_CUBLAS_INT8 && !int8) ||
+            (version == NN_CUBLAS && !baselines))
             continue; /* -2 and 0 are no version; the INT8 baseline only where it applies */
         int reduces = version == NN_VERSION_REDUCE && !small ? 4 : 1;
         int ran = version >= NN_VERSION_BYTES && !bytes ? NN_VERSION_BYTES - 1 : version;
@@ -155,6 +160,28 @@ static void test_shape(const shape *s, int small)
     free(query);
     free(base);
     free(hist);
+}
+
+/* Versions 9-10's square root against the correctly rounded one, every float it meets. */
+static void test_sqrt(void)
+{
+    long long sqrt_mismatches = nn_sqrt_small_check();
+    CHECK_MSG(sqrt_mismatches == 0, "nn_sqrt_small differs from __fsqrt_rn on %lld floats of [1, 2^24]",
+              sqrt_mismatches);
+}
+
+/* The float rule's cost is real on the shapes, and counted right (over the shapes that ran:
+ * the grader may pass some over, --from-group). */
+static void test_report_rows(void)
+{
+    CHECK_MSG(report_rows_counted == report_rows_expected,
+              "version 1: %d rows counted as differing, the reference says %d",
+              report_rows_counted, report_rows_expected);
+    if (!test_small && test_from_group == 0) /* the small shapes may all happen to bin alike */
+        CHECK_MSG(report_rows_expected > 0,
+                  "the report's float rule agreed with the exact rule on every row tested");
+    printf("test_06_nn_histogram: version 1 (float bins) differs from the exact reference on %d "
+           "rows of the exact shapes, as the CPU says\n", report_rows_counted);
 }
 
 int main(int argc, char **argv)
@@ -177,24 +204,18 @@ int main(int argc, char **argv)
          * of them in one 16-bit counter, in both halves of the words) */
         {17, 70000, 128, 5000, SIFT_LIKE}, {16, 70000, 16, 5000, FLAT},
     };
-    /* versions 9-10's square root against the correctly rounded one, every float it meets */
-    long long sqrt_mismatches = nn_sqrt_small_check();
-    CHECK_MSG(sqrt_mismatches == 0, "nn_sqrt_small differs from __fsqrt_rn on %lld floats of [1, 2^24]",
-          sqrt_mismatches);
+    TEST_GROUP(test_sqrt);
     int count = sizeof shapes / sizeof shapes[0];
-    for (int i = 0; i < count; i++) {
+    for (int i = 0; i < count; i++) { /* a group each */
         if (test_small && (long long)shapes[i].queries * shapes[i].refs > 40000)
             continue; /* under the sanitizer: the small shapes only */
-        test_shape(&shapes[i], test_small);
+        const shape *sh = &shapes[i];
+        char name[96];
+        snprintf(name, sizeof name, "shape %d x %d x %d, K = %d, %s", sh->queries, sh->refs,
+                 sh->dims, sh->bins, kind_name(sh->kind));
+        if (test_group(name))
+            test_shape(sh, test_small);
     }
-    /* the float rule's cost is real on these shapes, and counted right */
-    CHECK_MSG(report_rows_counted == report_rows_expected,
-              "version 1: %d rows counted as differing, the reference says %d",
-              report_rows_counted, report_rows_expected);
-    if (!test_small) /* the small shapes may all happen to bin alike */
-        CHECK_MSG(report_rows_expected > 0,
-                  "the report's float rule agreed with the exact rule on every row tested");
-    printf("test_06_nn_histogram: version 1 (float bins) differs from the exact reference on %d "
-           "rows of the exact shapes, as the CPU says\n", report_rows_counted);
+    TEST_GROUP(test_report_rows);
     return check_summary("test_06_nn_histogram");
 }

@@ -17,6 +17,7 @@
  *     top byte run one; with --no-skip every pass runs, and the output is the
  *     same.
  */
+#define _POSIX_C_SOURCE 200809L /* check.h: alarm, sigaction */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,6 +231,8 @@ static void battery(sort_options opt, enum battery_depth depth)
     char label[160];
     snprintf(label, sizeof label, "bits=%d block=%d kpt=%d skip=%s", opt.bits, opt.block, opt.kpt,
              opt.no_skip ? "off" : "on");
+    if (!test_group(label))
+        return;
     opt.poison = test_poison;
     char err[512];
     CHECK_MSG(check_sort_options(&STAGE, &opt, 1, err, sizeof err) == 0, "%s: %s", label, err);
@@ -332,39 +335,45 @@ static void check_ordered(const char *label, const sort_options *opt, const uint
 /* Every type x order x bit range, keys alone and pairs, on awkward sizes (a
  * partial tile, one key, many tiles), with skipping on and off; then pairs on
  * every distribution. */
-static void test_types_orders_ranges(void)
+/* Every bit range x size of one type and order, keys alone and pairs. */
+static void types_orders_ranges(int type, int desc)
 {
     const int ranges[][2] = {{0, 32}, {0, 16}, {8, 24}, {31, 32}, {3, 4}, {16, 32}};
     const size_t tile = (size_t)STAGE.defaults.block * STAGE.defaults.kpt;
     const size_t sizes[] = {1, 2, 33, tile - 1, 3 * tile + 17};
     char label[160];
-    for (int type = KEY_U32; type <= KEY_F32; type++)
-        for (int desc = 0; desc <= 1; desc++)
-            for (int r = 0; r < 6; r++)
-                for (int s = 0; s < 5; s++) {
-                    if (test_small && (s == 4 || r % 2))
-                        continue;
-                    size_t n = sizes[s];
-                    uint32_t *keys = malloc(n * 4);
-                    if (!keys)
-                        exit(2);
-                    make_typed_keys(keys, n, type, DIST_UNIFORM, n * 7 + (uint64_t)r);
-                    sort_options opt = options(8, STAGE.defaults.block, STAGE.defaults.kpt);
-                    opt.key_type = type;
-                    opt.descending = desc;
-                    opt.begin_bit = ranges[r][0];
-                    opt.end_bit = ranges[r][1];
-                    opt.no_skip = s % 2;
-                    snprintf(label, sizeof label, "type=%d descending=%d bits [%d, %d) skip=%s",
-                             type, desc, ranges[r][0], ranges[r][1], opt.no_skip ? "off" : "on");
-                    check_ordered(label, &opt, keys, n, 1);
-                    check_ordered(label, &opt, keys, n, 0);
-                    free(keys);
-                }
+    for (int r = 0; r < 6; r++)
+        for (int s = 0; s < 5; s++) {
+            if (test_small && (s == 4 || r % 2))
+                continue;
+            size_t n = sizes[s];
+            uint32_t *keys = malloc(n * 4);
+            if (!keys)
+                exit(2);
+            make_typed_keys(keys, n, type, DIST_UNIFORM, n * 7 + (uint64_t)r);
+            sort_options opt = options(8, STAGE.defaults.block, STAGE.defaults.kpt);
+            opt.key_type = type;
+            opt.descending = desc;
+            opt.begin_bit = ranges[r][0];
+            opt.end_bit = ranges[r][1];
+            opt.no_skip = s % 2;
+            snprintf(label, sizeof label, "type=%d descending=%d bits [%d, %d) skip=%s", type,
+                     desc, ranges[r][0], ranges[r][1], opt.no_skip ? "off" : "on");
+            check_ordered(label, &opt, keys, n, 1);
+            check_ordered(label, &opt, keys, n, 0);
+            free(keys);
+        }
+}
+
+/* Pairs of every distribution, both orders: equal keys keep their input order. */
+static void test_pairs_every_distribution(void)
+{
+    const size_t tile = (size_t)STAGE.defaults.block * STAGE.defaults.kpt;
     const size_t n = test_small ? 5000 : 3 * tile + 17;
     uint32_t *keys = malloc(n * 4);
     if (!keys)
         exit(2);
+    char label[160];
     for (int d = 0; d < DIST_COUNT; d++)
         for (int desc = 0; desc <= 1; desc++) {
             make_keys(keys, n, (key_dist)d, 91 + (uint64_t)d);
@@ -377,23 +386,37 @@ static void test_types_orders_ranges(void)
         }
     free(keys);
 }
+
+/* Every type x order: a group each. */
+static void test_types_orders_ranges(void)
+{
+    for (int type = KEY_U32; type <= KEY_F32; type++)
+        for (int desc = 0; desc <= 1; desc++) {
+            char group[64];
+            snprintf(group, sizeof group, "types, orders, ranges: type=%d descending=%d", type,
+                     desc);
+            if (test_group(group))
+                types_orders_ranges(type, desc);
+        }
+}
 #endif
 
 int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
-    test_option_checks();
-    test_bytes_model();
+    TEST_GROUP(test_option_checks);
+    TEST_GROUP(test_bytes_model);
     REQUIRE_GPU();
-    test_histogram();
-    test_first_pass();
-    test_slow_tiles();
+    TEST_GROUP(test_histogram);
+    TEST_GROUP(test_first_pass);
+    TEST_GROUP(test_slow_tiles);
 #if STEP >= 2
-    test_skipping();
+    TEST_GROUP(test_skipping);
 #endif
-    test_sorts();
+    test_sorts(); /* batteries: a group each */
 #if STEP >= 7
-    test_types_orders_ranges();
+    test_types_orders_ranges(); /* a group for each type and order */
+    TEST_GROUP(test_pairs_every_distribution);
 #endif
     char name[64];
     snprintf(name, sizeof name, "test_07_onesweep_%d", STEP);

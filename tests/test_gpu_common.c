@@ -4,6 +4,7 @@
  * is really garbage, and an impossible allocation is refused with a message.
  * Without a CUDA device it prints "SKIP: no CUDA device" and exits 77.
  */
+#define _POSIX_C_SOURCE 200809L /* check.h: alarm, sigaction */
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,8 +118,8 @@ int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
     REQUIRE_GPU();
-    test_alloc();
-    test_step_timer();
-    test_cub();
+    TEST_GROUP(test_alloc);
+    TEST_GROUP(test_step_timer);
+    TEST_GROUP(test_cub);
     return check_summary("test_gpu_common");
 }

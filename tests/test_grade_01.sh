@@ -1,40 +1,73 @@
 #!/usr/bin/env bash
-# test_grade_01.sh - the lab kit on stage 01, on any machine (stage 01 is the CPU sort):
-# the handout builds and its tests fail while the holes are stubs; the grader gives the
-# stubbed file less than full marks (exit 1), a correct but slower file its correctness
-# without the speed points, and the reference file full marks (exit 0).  A grader that
-# passed everything, or failed everything, fails here.
+# test_grade_01.sh - the lab kit on stage 01, on any machine (stage 01 is the CPU sort), at
+# both levels of its handout: the handout builds and tests with gcc and make alone (nvcc
+# hidden) and its tests fail while the holes are stubs; the grader gives the stubbed file 0
+# (exit 1), the course's file 100/100 (exit 0), a file with one hole of two done a share in
+# between, a correct but slower file its correctness without the speed points, a file that
+# spins "timed out" and a file that does not build 0.  A grader that passed everything, or
+# failed everything, fails here.
 set -u
 cd "$(dirname "$0")/.."
 source tests/cli_lib.sh # check_that, check_grades, finish, and $tmp (removed at the end)
 export GRADE_N=1048577 # a smaller input than the step's default: the speed part stays quick
+export GRADE_SMALL=1   # and the test program's short run: the grader's logic is the same
+ref=01_sequential/radix_sort.c
 
-tools/handout.sh 01 "$tmp/h" >"$tmp/handout.log" 2>&1
-check_that "make handout STEP=01 works: $(tail -n 1 "$tmp/handout.log")" test -f "$tmp/h.tar.gz"
-check_that "the handout holds no answers" test ! -e "$tmp/h/01_sequential/ANSWERS.md"
-check_that "the handout's file has TODO holes" grep -q 'TODO(lab scatter)' "$tmp/h/01_sequential/radix_sort.c"
-check_that "the handout's file has none of the reference's holes" \
-    bash -c "! grep -q 'LAB BEGIN' '$tmp/h/01_sequential/radix_sort.c'"
+for level in write guided; do
+    h=$tmp/h-$level
+    LEVEL=$level tools/handout.sh 01 "$h" >"$tmp/handout.log" 2>&1
+    check_that "make handout STEP=01 LEVEL=$level works: $(tail -n 1 "$tmp/handout.log")" test -f "$h.tar.gz"
+    check_that "the $level handout has TODO holes" grep -q 'TODO(lab ' "$h/$ref"
+    check_that "the $level handout holds no hole of its level" bash -c "! grep -qE '(LAB|WRITE) (BEGIN|END)' '$h/$ref'"
+    check_that "the $level handout holds no answers" test ! -e "$h/01_sequential/ANSWERS.md"
+    export LEVEL=$level
+    check_grades 01 "$h/$ref" "$ref"
+    unset LEVEL
+done
+
 # a student's laptop has no CUDA: the handout of a CPU step builds and tests with gcc and
 # make alone, nvcc hidden from the PATH (its CPU build, into build/cpu/)
+h=$tmp/h-write
 no_nvcc_path=$(tr ':' '\n' <<<"$PATH" | while read -r d; do [ -x "$d/nvcc" ] || echo "$d"; done | paste -sd: -)
-(cd "$tmp/h" && PATH=$no_nvcc_path NVCC=$tmp/no/nvcc make -s all) >"$tmp/build.log" 2>&1
+(cd "$h" && PATH=$no_nvcc_path NVCC=$tmp/no/nvcc make -s all) >"$tmp/build.log" 2>&1
 check_that "the handout builds on its own without nvcc: $(tail -n 2 "$tmp/build.log" | tr '\n' ' ')" \
-    test -x "$tmp/h/build/cpu/tests/test_01_sequential"
-(cd "$tmp/h" && PATH=$no_nvcc_path NVCC=$tmp/no/nvcc make -s test) >"$tmp/htest.log" 2>&1
+    test -x "$h/build/cpu/tests/test_01_sequential"
+(cd "$h" && PATH=$no_nvcc_path NVCC=$tmp/no/nvcc make -s test) >"$tmp/htest.log" 2>&1
 check_that "the handout's tests fail while the holes are stubs" test $? -ne 0
+# and it is a working repository: make steps and make diff run in it
+(cd "$h" && make -s steps) >"$tmp/steps.log" 2>&1
+check_that "make steps works in the handout: $(head -c 200 "$tmp/steps.log")" grep -q '^01 ' "$tmp/steps.log"
+(cd "$h" && make -s diff FROM=01 TO=01) >"$tmp/diff.log" 2>&1
+check_that "make diff works in the handout: $(head -c 200 "$tmp/diff.log")" test $? -eq 0
 
-check_grades 01 "$tmp/h/01_sequential/radix_sort.c" 01_sequential/radix_sort.c
+# one hole of the two done: a share of the correctness, no speed points
+awk -v only=blocked_pass -f tools/lab-stub.awk "$ref" >"$tmp/radix_sort.c"
+half=$(tools/grade.sh 01 "$tmp/radix_sort.c" 2>/dev/null)
+rc=$?
+check_that "a file with one of its two holes done scores a share of 70 and no speed ($half)" graded "$rc" 1 \
+    "^GRADE step=01 level=write correctness=[1-9][0-9]*/[0-9]+ speed=NA score=[1-6]?[0-9]/100 \(first failing case: group [0-9]+ .mode=blocked" "$half"
+echo "  one hole done: $half"
 # a correct file, slower than the course's (its histogram counted eight times over): every
 # check passes, the speed does not
 awk '/LAB END histogram/ { print "    }" } { print } /LAB BEGIN histogram/ {
-    print "    for (int again = 0; again < 8; again++) {" }' 01_sequential/radix_sort.c >"$tmp/radix_sort.c"
+    print "    for (int again = 0; again < 8; again++) {" }' "$ref" >"$tmp/radix_sort.c"
 slow=$(tools/grade.sh 01 "$tmp/radix_sort.c" 2>/dev/null)
-check_that "a correct but slower file passes every check and loses speed points ($slow)" \
-    bash -c "grep -qE '^GRADE step=01 correctness=([0-9]+)/\\1 speed=([2-9]|1\.[5-9])[0-9.]* score=[0-9]{1,2}/100$' <<<'$slow'"
+rc=$?
+check_that "a correct but slower file passes every check and loses speed points ($slow)" graded "$rc" 1 \
+    '^GRADE step=01 level=write correctness=([0-9]+)/\1 speed=([2-9]|1\.[5-9])[0-9.]* score=[0-9]{1,2}/100$' "$slow"
 echo "  a slower file: $slow"
+# a scan that never ends: the first group that sorts times out, and the next; after two in
+# a row the rest are given up (GRADE_STRIKES), and the grade names the first
+awk '{ print } /LAB BEGIN scan/ { print "    for (volatile int spin = 1; spin;) {}" }' "$ref" >"$tmp/radix_sort.c"
+spin=$(GRADE_GROUP_TIMEOUT=2 GRADE_STRIKES=2 tools/grade.sh 01 "$tmp/radix_sort.c" 2>/dev/null)
+rc=$?
+check_that "a file that spins is graded 'timed out' ($spin)" graded "$rc" 1 \
+    '^GRADE step=01 level=write correctness=[0-9]+/[0-9]+ speed=NA score=[1-6]?[0-9]/100 \(first failing case: group [0-9]+ .*timed out after 2 s' "$spin"
+echo "  a file that spins: $spin"
 tools/grade.sh 01 "$tmp/none.c" >/dev/null 2>&1
 check_that "a missing file is a usage error (exit 2)" test $? -eq 2
+LEVEL=hard tools/grade.sh 01 "$ref" >/dev/null 2>&1
+check_that "an unknown level is a usage error (exit 2)" test $? -eq 2
 echo 'this is not C' >"$tmp/broken.c"
 broken=$(tools/grade.sh 01 "$tmp/broken.c" 2>/dev/null)
 check_that "a file that does not build scores 0 ($broken)" grep -q 'score=0/100 (build failed)' <<<"$broken"

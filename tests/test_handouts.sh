@@ -1,34 +1,134 @@
 #!/usr/bin/env bash
-# test_handouts.sh - every step's handout as a student gets it, on any machine, without
-# building it (test_grade_01.sh builds one and test_grade_gpu.sh grades two): for each
-# step of the course, the handout holds no ANSWERS.md and no step after its own (whose
-# file would give the answer away), stubs every hole it lists in HANDOUT.md (a TODO line
-# each, no hole left in the files it names), and, in a stage of several steps, a steps.c
-# that lists exactly its steps (stage 06: its versions, NN_VERSIONS and rules.mk cut to
-# them).  A version of stage 06 with no hole marked must be refused (exit 2).
+# test_handouts.sh - every step's handout as a student gets it, at both levels (write and
+# guided), on any machine, without building it (test_grade_01.sh builds and grades stage
+# 01's, test_grade_gpu.sh the GPU steps'):
+#   - it holds no ANSWERS.md and no step after its own (whose file would give the answer
+#     away), stubs every hole HANDOUT.md lists (a TODO line each, no hole of its level left
+#     in the files it names), gives each hole a contract, and, in a stage of several steps,
+#     has a steps.c that lists exactly its steps (stage 06: its versions, NN_VERSIONS and
+#     rules.mk cut to them);
+#   - no file it ships holds an answer: a line a hole adds to its step - a line of the hole's
+#     reference code that the step before (its file and the headers it includes) does not
+#     have - found in any shipped file fails.  Idioms are no answer and are left out:
+#     comments, braces, the heads of loops and conditions, barriers and launch checks,
+#     declarations of thread and block indices, declarations with no value, a constant one
+#     under a short name (sum = 0) or one computed from other variables alone (bins = mask +
+#     1), lines under 16 characters;
+#   - it is a working repository: `make steps` and `make diff` run in it;
+#   - every step has a hole at the write level (its lesson), and the write level's holes are
+#     the lesson's core: their median is 15 lines of the course's code or more.  The sizes
+#     are printed.
+# make test looks at the write level, the default handout; make test FULL=1 (TEST_FULL=1)
+# at the guided level too.  HANDOUT_STEPS (default: every step) names the steps to look at;
+# the last two checks need them all.
 set -u
 cd "$(dirname "$0")/.."
 source tests/cli_lib.sh # check_that, finish, and $tmp (removed at the end)
-. tools/steps-lib.sh    # step_ids, step_field, file_step_number
+. tools/steps-lib.sh    # step_ids, step_field, file_step_number, steps
 
-for id in $(step_ids); do
-    file=$(step_field "$id" 2) stage=${file%%/*} h=$tmp/$id
-    if [ "$stage" = 06_nn_histogram ] && ! grep -q 'LAB BEGIN' "$file"; then
-        tools/handout.sh "$id" "$h" >/dev/null 2>&1
-        check_that "step $id: no hole marked yet, so refused (exit 2)" test $? -eq 2
-        continue
-    fi
-    tools/handout.sh "$id" "$h" >"$tmp/log" 2>&1 ||
-        { fail "step $id: make handout failed: $(tail -n 1 "$tmp/log")"; continue; }
-    check_that "step $id: no ANSWERS.md" test ! -e "$h/$stage/ANSWERS.md"
-    holes=$(grep -c '^| `' "$h/HANDOUT.md")
-    check_that "step $id: HANDOUT.md lists at least two holes ($holes)" test "$holes" -ge 2
-    todos=$(cat "$h/$stage"/* 2>/dev/null | grep -c 'TODO(lab ')
-    check_that "step $id: a TODO line for each hole ($todos of $holes)" test "$todos" -eq "$holes"
-    for f in $(awk -F'`' '/^[|] `/ { print $2 }' "$h/HANDOUT.md" | sort -u); do
-        check_that "step $id: $f is stubbed" grep -q 'TODO(lab ' "$h/$f"
-        check_that "step $id: no hole left in $f" bash -c "! grep -q 'LAB BEGIN' '$h/$f'"
+# normalised FILE...: the lines of code, trimmed, spaces folded, end-of-line comments cut
+normalised() {
+    awk '{ sub(/[ \t]*\/\/.*$/, ""); sub(/[ \t]*\/\*.*\*\/[ \t]*$/, ""); gsub(/[ \t]+/, " ");
+           sub(/^ /, ""); sub(/ $/, ""); if ($0 != "") print }' "$@"
+}
+# hole_code LEVEL NAME FILE...: the normalised lines of hole NAME's reference code that are
+# no idiom (above)
+types='(const )?(unsigned|int|size_t|uint32_t|int32_t|float|double|bool|uint8_t)'
+hole_code() {
+    local mark; [ "$1" = write ] && mark=WRITE || mark=LAB
+    awk -v mark="$mark" -v name="$2" '
+        $0 ~ "^[ \t]*/\\* " mark " BEGIN " name ":" { on = 1; next }
+        $0 ~ "^[ \t]*/\\* " mark " END " name " \\*/" { on = 0; next }
+        on' "${@:3}" | grep -v -E '^[[:space:]]*/\* (LAB|WRITE) ' | normalised |
+        grep -v -E '^(/\*|\*|#|\}|\{|else|for \(|if \(|while \(|do$|switch \()' |
+        grep -v -E '^(__syncthreads|__syncwarp|CUDA_CHECK_LAUNCH)\(\);$' |
+        grep -v -E "^$types [^[]*(threadIdx|blockIdx|blockDim|gridDim)[^[]*;$" |
+        grep -v -E "^$types \*?[a-z_][a-z_0-9]*(, \*?[a-z_][a-z_0-9]*)*;$" |
+        grep -v -E "^$types [a-z_][a-z_0-9]{0,4} = [0-9.]+[uf]?;$" |
+        grep -v -E "^$types [a-z_][^[(]* = [^[(]*[-+*/<>%][^[(]*;$" |
+        awk 'length($0) >= 16'
+}
+# step_code FILE: FILE and the headers it includes (its folder's, else common/'s), normalised
+step_code() {
+    local dir h; dir=$(dirname "$1")
+    normalised "$1"
+    for h in $(sed -n 's/^#include "\([^"]*\.cuh\{0,1\}\)".*/\1/p' "$1"); do
+        if [ -f "$dir/$h" ]; then normalised "$dir/$h"; elif [ -f "common/$h" ]; then normalised "common/$h"; fi
     done
+}
+# check_step LEVEL ID: the checks of one handout, one line "CHECK" each and "FAIL: ..." for
+# each that fails, on stdout; its holes' sizes in $tmp/LEVEL-ID.sizes
+check_step() {
+    local level=$1 id=$2 t=$tmp/$1-$2
+    check_that() { local name=$1; shift; echo CHECK; "$@" || echo "FAIL: $name"; }
+    fail() { echo CHECK; echo "FAIL: $*"; }
+    : >"$t.sizes"
+    local file stage h holes files f marked course_files prev from name lines fcell ncell lcell leaks first k later entries
+    file=$(step_field "$id" 2) stage=${file%%/*} h=$t
+    HANDOUT_TAR=0 LEVEL=$level tools/handout.sh "$id" "$h" >"$t.log" 2>&1 ||
+        { fail "step $id ($level): make handout failed: $(tail -n 1 "$t.log")"; return; }
+    check_that "step $id ($level): no ANSWERS.md" test ! -e "$h/$stage/ANSWERS.md"
+    holes=$(grep -c '^| `' "$h/HANDOUT.md")
+    check_that "step $id ($level): HANDOUT.md lists a hole or more ($holes)" test "$holes" -ge 1
+    # the files with holes: those HANDOUT.md names
+    files=$(awk -F'`' '/^[|] `/ { print $2 }' "$h/HANDOUT.md" | sort -u)
+    for f in $files; do
+        check_that "step $id ($level): $f is stubbed" grep -q 'TODO(lab ' "$h/$f"
+        if [ "$level" = write ]; then
+            check_that "step $id ($level): no write hole left in $f" bash -c "! grep -q 'WRITE BEGIN' '$h/$f'"
+        else
+            check_that "step $id ($level): no guided hole left in $f" bash -c "! grep -q 'LAB BEGIN' '$h/$f'"
+        fi
+    done
+    # each hole: its size, its contract, and no answer shipped
+    marked=$(for f in $files; do echo "$f"; done)
+    course_files=$(grep -l -E "/\* $([ "$level" = write ] && echo WRITE || echo LAB) BEGIN" \
+                   "$stage"/* common/*.cuh 2>/dev/null | sort -u)
+    prev=$(steps | awk -F'\t' -v id="$id" '($1 "") == (id "") { print (prev_file == "" ? "-" : prev_file); exit }
+                                          { prev_file = $2 } ')
+    from=$(step_field "$id" 5)
+    [ -z "$from" ] || prev=$(step_field "$from" 2)
+    [ "$(step_field "$id" 3)" != start ] || prev=-
+    # the shipped files' lines, "file<TAB>line", once for the handout
+    find "$h" -type f \( -name '*.c' -o -name '*.cu' -o -name '*.cuh' -o -name '*.h' -o -name '*.md' \
+         -o -name '*.sh' -o -name '*.mk' \) -print0 | xargs -0 awk '{ sub(/[ \t]*\/\/.*$/, "");
+         sub(/[ \t]*\/\*.*\*\/[ \t]*$/, ""); gsub(/[ \t]+/, " "); sub(/^ /, ""); sub(/ $/, "");
+         if ($0 != "") print FILENAME "\t" $0 }' >"$t.shipped"
+    while IFS='|' read -r _ fcell ncell lcell _; do
+        name=$(tr -d '` ' <<<"$ncell") lines=$(tr -d ' ' <<<"$lcell") f=$(tr -d '` ' <<<"$fcell")
+        [ -n "$name" ] || continue
+        printf '%s\t%s\t%s\t%s\n' "$level" "$id" "$name" "$lines" >>"$t.sizes"
+        check_that "step $id ($level): hole $name has a contract in HANDOUT.md" \
+            grep -q "^### \`$name\`" "$h/HANDOUT.md"
+        # the hole's reference lines that its step adds, in the course's files of the step
+        hole_code "$level" "$name" $course_files | sort -u >"$t.hole"
+        if [ "$prev" != - ]; then
+            step_code "$prev" | sort -u >"$t.prev"
+            comm -23 "$t.hole" "$t.prev" >"$t.answers"
+        else
+            cp "$t.hole" "$t.answers"
+        fi
+        [ -s "$t.answers" ] || continue
+        checks=$((checks + 1))
+        leaks=$(awk -F'\t' 'FNR == NR { answer[$0] = 1; next }
+                             ($2 in answer) && !seen[$1]++ { printf "%s (%s) ", $1, $2 }' \
+                "$t.answers" "$t.shipped" | sed "s|$h/||g")
+        [ -z "$leaks" ] || fail "step $id ($level): a shipped file holds a line of hole $name: $leaks"
+    done < <(grep '^| `' "$h/HANDOUT.md")
+    [ "$level" = write ] || continue # the rest holds at either level: checked once
+    # a working repository
+    # (through make for two handouts; the others run the tools make runs, a make less each)
+    local via_make=0
+    case $id in 01 | 07.7) via_make=1 ;; esac
+    if [ "$via_make" = 1 ]; then (cd "$h" && make -s --no-print-directory steps); else (cd "$h" && tools/steps.sh); fi \
+        >"$t.steps" 2>&1
+    check_that "step $id ($level): make steps works in the handout ($(tail -n 1 "$t.steps"))" \
+        grep -q "^$id " "$t.steps"
+    first=$(awk -F'\t' '!/^#/ && NF { print $1; exit }' "$h/steps.txt")
+    if [ "$via_make" = 1 ]; then (cd "$h" && make -s --no-print-directory diff FROM="$first" TO="$id")
+    else (cd "$h" && tools/diff.sh "$first" "$id"); [ $? -le 1 ]; fi >/dev/null 2>"$t.diff"
+    check_that "step $id ($level): make diff FROM=$first TO=$id works in the handout ($(head -c 200 "$t.diff"))" \
+        test $? -eq 0
     case $file in
     */v[0-9]*_*.cu)
         k=$(file_step_number "$file")
@@ -45,5 +145,41 @@ for id in $(step_ids); do
         entries=$(grep -oE 'STEP_ENTRY(_PAIRS)?\([0-9]+\)' "$h/$stage/steps.c" | wc -l)
         check_that "step $id: its steps.c lists $k entries ($entries)" test "$entries" -eq "$k" ;;
     esac
+}
+
+sizes=$tmp/sizes
+jobs=$(nproc 2>/dev/null || echo 2)
+levels=write
+[ "${TEST_FULL:-0}" != 1 ] || levels="write guided"
+running=0
+for level in $levels; do
+    for id in ${HANDOUT_STEPS:-$(step_ids)}; do
+        check_step "$level" "$id" >"$tmp/$level-$id.out" 2>&1 &
+        running=$((running + 1))
+        [ "$running" -lt "$jobs" ] || { wait -n; running=$((running - 1)); }
+    done
+done
+wait
+for level in $levels; do
+    for id in ${HANDOUT_STEPS:-$(step_ids)}; do
+        checks=$((checks + $(grep -c '^CHECK$' "$tmp/$level-$id.out")))
+        while IFS= read -r line; do fail "${line#FAIL: }"; checks=$((checks - 1)); done < <(grep '^FAIL: ' "$tmp/$level-$id.out")
+        cat "$tmp/$level-$id.sizes" >>"$sizes"
+    done
+done
+[ -z "${HANDOUT_STEPS:-}" ] || { finish test_handouts; exit; }
+# every step's lesson is a hole at the write level; the write level's holes are large
+for id in $(step_ids); do
+    check_that "step $id has a hole at the write level" grep -q "^write	$id	" "$sizes"
+done
+for level in $levels; do
+    awk -F'\t' -v level="$level" '$1 == level { print $4 }' "$sizes" | sort -n >"$tmp/n"
+    count=$(wc -l <"$tmp/n")
+    median=$(awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }' "$tmp/n")
+    echo "$level level: $count holes, $(awk "{ s += \$1 } END { print s }" "$tmp/n") lines in all, median $median lines, smallest $(head -n 1 "$tmp/n"), largest $(tail -n 1 "$tmp/n")"
+    awk -F'\t' -v level="$level" '$1 == level { s[$2] = s[$2] " " $3 " " $4 } END { for (id in s) print "  " id ":" s[id] }' \
+        "$sizes" | sort -V
+    [ "$level" = guided ] ||
+        check_that "the write level's median hole is 15 lines or more ($median)" awk -v m="$median" 'BEGIN { exit !(m >= 15) }'
 done
 finish test_handouts

@@ -504,16 +504,16 @@ static void test_median(void)
 int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
-    test_verify();
-    test_reference_sort();
-    test_reference_sort_parallel();
-    test_key_files();
-    test_options();
-    test_steps_option();
-    test_clipped_messages();
-    test_gpu_classification();
-    test_output_check();
-    test_distributions();
-    test_median();
+    TEST_GROUP(test_verify);
+    TEST_GROUP(test_reference_sort);
+    TEST_GROUP(test_reference_sort_parallel);
+    TEST_GROUP(test_key_files);
+    TEST_GROUP(test_options);
+    TEST_GROUP(test_steps_option);
+    TEST_GROUP(test_clipped_messages);
+    TEST_GROUP(test_gpu_classification);
+    TEST_GROUP(test_output_check);
+    TEST_GROUP(test_distributions);
+    TEST_GROUP(test_median);
     return check_summary("test_harness");
 }

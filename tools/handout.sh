@@ -1,13 +1,25 @@
 #!/usr/bin/env bash
-# handout.sh STEP [DIR] - `make handout STEP=01`: what a student of one step starts from,
-# in DIR (default build/handout/STEP) and DIR.tar.gz beside it.  It holds the build
-# (the Makefile, without -Werror: a stubbed hole leaves what it used unused), the shared
-# harness (common/), the step's tests, and the step's stage folder with every file that
-# marks holes (the step's file, or a .cuh beside it) as tools/lab-stub.awk makes it -
-# each hole the instructor marked (LAB BEGIN ... LAB END) replaced by a TODO line - its
-# README (the lab) and HANDOUT.md (the holes, what to run).  Never the answers
-# (ANSWERS.md) or the reference code of the holes.  Inside it, `make` builds and `make
-# test` runs the step's tests, which fail until the holes are filled.
+# handout.sh STEP [DIR] - `make handout STEP=01 [LEVEL=write|guided]`: what a student of one
+# step starts from, in DIR (default build/handout/STEP) and DIR.tar.gz beside it.
+#
+# Two levels (LEVEL, default write; tools/lab-stub.awk):
+#   write   the student writes the lesson's core function or kernel whole: each hole the
+#           instructor marked /* WRITE BEGIN name: task */ ... /* WRITE END name */
+#   guided  smaller holes, a few lines each: /* LAB BEGIN name: task */ ... /* LAB END name */
+# Each hole of the level becomes a TODO line; the other level's marks are dropped.
+#
+# The handout is a working repository: the build (the Makefile, without -Werror: a stubbed
+# hole leaves what it used unused), the shared harness (common/), the step's tests and the
+# test headers they include (and no other: tests/tile_pass.h computes a tiled pass on the
+# CPU, which would answer stage 01's holes), `make test`, `make diff` and `make steps`
+# (tools/diff.sh, tools/steps.sh, and a steps.txt of the stage's steps up to this one), the
+# step's stage folder with every file that marks holes stubbed - the step's file, a .cuh
+# beside it, and a header of common/ whose first user in the course is this step (02's
+# common/gpu_scan.cuh) - its README (the lab) and HANDOUT.md: the level, each hole with its
+# contract (the stage's HOLES.md) and size, what to run.  Never the answers (ANSWERS.md)
+# or the reference code of the holes; tests/test_handouts.sh proves that no shipped file
+# holds a line a hole adds to its step.  A handout of a step whose files are C alone (stage
+# 01) builds with gcc and make, no CUDA (the CPU build).
 #   A step of a stage of several steps (05.2, 07.4): the handout holds that step and the
 # steps before it (the lessons already taught, runnable with --step), never the steps
 # after it, which would give the answer away; its steps.c lists those steps only.  The
@@ -16,14 +28,21 @@
 # stages that the stage includes (07's, from 05) come as they are.
 #   Stage 06's versions are steps too: the handout of 06.K holds versions 1..K, its
 # rules.mk, NN_VERSIONS and table of versions cut to them.
-#   A step with no marked hole is refused (exit 2).
+#   A step with no hole marked at the level is refused (exit 2).
 set -eu
 cd "$(dirname "$0")/.."
 . tools/steps-lib.sh
 [ -n "${1:-}" ] ||
-    { echo "usage: make handout STEP=ID (for example STEP=01, or STEP=05.2; make steps lists the ids)" >&2; exit 2; }
+    { echo "usage: make handout STEP=ID [LEVEL=write|guided] (for example STEP=01, or STEP=05.2; make steps lists the ids)" >&2; exit 2; }
 id=$(step_id "$1") && file=$(step_field "$id" 2) && [ -n "$file" ] ||
     { echo "make handout: no step '${1:-}' (STEP=ID; make steps lists them)" >&2; exit 2; }
+level=${LEVEL:-write}
+case $level in
+write) mark=WRITE ;;
+guided) mark=LAB ;;
+*) echo "make handout: LEVEL=$level: write (the lesson's core written whole, the default) or guided (small holes)" >&2
+   exit 2 ;;
+esac
 stage=${file%%/*}
 first_step_using() { # HEADER: the first step file of the stage to include it, or nothing
     grep -l "#include \"${1##*/}\"" "$stage"/step[0-9]_*.cu 2>/dev/null | sort | head -n 1
@@ -42,29 +61,43 @@ case $file in
 *) echo "make handout: step $id ($file): no handout for a file of this kind" >&2
    exit 2 ;;
 esac
-marked=$(grep -l 'LAB BEGIN' $candidates 2>/dev/null || true)
+# a header of common/ with holes: this step's where this step's file is the first in the
+# course to include it
+for h in common/*.cuh common/*.h; do
+    grep -q "/\* $mark BEGIN " "$h" || continue
+    first=$(steps | cut -f2 | while read -r f; do grep -q "#include \"${h##*/}\"" "$f" && { echo "$f"; break; }; done)
+    [ "$first" != "$file" ] || candidates="$candidates $h"
+done
+marked=$(grep -l "/\* $mark BEGIN " $candidates 2>/dev/null || true)
 [ -n "$marked" ] ||
-    { echo "make handout: $stage marks no lab hole (/* LAB BEGIN name: task */ ... /* LAB END name */)" >&2; exit 2; }
+    { echo "make handout: step $id marks no hole of the $level level (/* $mark BEGIN name: task */ ... /* $mark END name */)" >&2; exit 2; }
 out=${2:-build/handout/$id}
 stubs=$(mktemp -d)
 trap 'rm -rf "$stubs"' EXIT
-for f in $marked; do awk -f tools/lab-stub.awk "$f" >"$stubs/${f##*/}" || exit 2; done
+for f in $marked; do
+    mkdir -p "$stubs/$(dirname "$f")"
+    awk -v level="$level" -f tools/lab-stub.awk "$f" >"$stubs/$f" || exit 2
+done
 
 rm -rf "$out"
 mkdir -p "$out/tools" "$out/tests" "$out/$stage"
 # the build and the harness, as the course has them (-Werror off)
 sed -e 's/ -Werror all-warnings//' -e 's/,-Werror//' -e 's/ -Werror//' Makefile >"$out/Makefile"
 cp -r common "$out/"
-cp tools/run-tests.sh tools/run-stages.sh tools/steps-lib.sh tools/limits.cu "$out/tools/"
-cp tests/*.h tests/sort_battery.c tests/gpu_*.cu tests/cli_lib.sh "$out/tests/"
+cp tools/run-tests.sh tools/run-stages.sh tools/steps-lib.sh tools/diff.sh tools/steps.sh "$out/tools/"
 number=${stage%%_*}
-later() { # FILE: whether FILE is a step after this handout's step, or a header first used by one
-    [ -n "$step_number" ] || return 1
-    local f=$1 k
-    case $f in *.cuh | *.h) f=$(first_step_using "$f") ;; esac
-    k=$(file_step_number "$f")
-    [ -n "$k" ] && [ "$k" -gt "$step_number" ]
-}
+# later FILE: whether FILE is a step after this handout's step, or a header first used by
+# one (worked out once for each file of the stage, below)
+declare -A is_later=()
+for f in "$stage"/*; do
+    is_later[$f]=0
+    [ -n "$step_number" ] || continue
+    g=$f
+    case $g in *.cuh | *.h) g=$(first_step_using "$g") ;; esac
+    k=$(file_step_number "$g")
+    [ -z "$k" ] || [ "$k" -le "$step_number" ] || is_later[$f]=1
+done
+later() { [ "${is_later[$1]:-0}" = 1 ]; }
 last_step=1 # whether no later step is left out: then the stage's scripted tests apply too
 for f in "$stage"/*; do ! later "$f" || last_step=0; done
 # the test programs; the scripts that run the stage's program with its options only in a
@@ -75,13 +108,26 @@ done
 for t in tests/test_cli_"$stage".sh tests/test_run_"$number"_*.sh; do
     [ "$last_step" = 1 ] && [ -e "$t" ] && cp "$t" "$out/tests/"
 done
-steps | awk -F'\t' -v s="$stage/" 'index($2, s) == 1' | while IFS= read -r line; do
-    f=$(cut -f2 <<<"$line"); later "$f" || echo "$line"; done >"$out/steps.txt"
-# the stage: its files, those that mark holes stubbed, its README, no answers, no later steps
-for f in "$stage"/*; do
-    case ${f##*/} in ANSWERS.md) ;; *) later "$f" || cp -r "$f" "$out/$stage/" ;; esac
+cp tests/sort_battery.c tests/gpu_*.cu tests/cli_lib.sh "$out/tests/"
+# the headers of tests/ that the tests shipped include, and those they include, no others
+need=$(cd "$out/tests" && ls)
+while :; do
+    more=$(for t in $need; do sed -n 's/^#include "\([a-z_0-9]*\.h\)".*/\1/p' "tests/$t" 2>/dev/null; done |
+           sort -u | while read -r h; do [ -f "tests/$h" ] && echo "$h"; done)
+    all=$(printf '%s\n' $need $more | sort -u)
+    [ "$all" != "$(printf '%s\n' $need | sort -u)" ] || break
+    need=$all
 done
-cp "$stubs"/* "$out/$stage/"
+for h in $need; do case $h in *.h) cp "tests/$h" "$out/tests/" ;; esac; done
+steps | awk -F'\t' -v s="$stage/" 'index($2, s) == 1' | while IFS=$'\t' read -r sid f rest; do
+    later "$f" || printf '%s\t%s\t%s\n' "$sid" "$f" "$rest"; done >"$out/steps.txt"
+# the stage: its files, those that mark holes stubbed, its README, no answers, no later steps;
+# stage 06 without its cuBLAS baselines, whose kernels would answer versions 3-5's holes
+for f in "$stage"/*; do
+    case ${f##*/} in ANSWERS.md | baseline_none.cu) ;; *) later "$f" || cp -r "$f" "$out/$stage/" ;; esac
+done
+[ ! -f "$stage/baseline_none.cu" ] || cp "$stage/baseline_none.cu" "$out/$stage/baseline_cublas.cu"
+cp -r "$stubs"/. "$out/"
 up_to_step() { # the lines of stdin that name a step number (STEP_ENTRY(3)) up to this one
     awk -v k="$step_number" '{ n = $0; gsub(/[^0-9]/, "", n) } n + 0 <= k'
 }
@@ -117,21 +163,56 @@ for inc in $(grep -ho '#include "\.\./[0-9][0-9]_[^"]*"' "$out/$stage"/* 2>/dev/
     mkdir -p "$out/$(dirname "$inc")"
     cp "$inc" "$out/$inc"
 done
+# hole_list: "file<TAB>name<TAB>task<TAB>lines" for every hole of the level (a hole in
+# parts, over several files, once, at its first file)
+hole_list() {
+    for f in $marked; do awk -v level="$level" -v list=1 -f tools/lab-stub.awk "$f" | sed "s|^|$f\t|"; done |
+        awk -F'\t' '!seen[$2]++'
+}
+# contract NAME: the section "### NAME" of the stage's HOLES.md, without its heading
+contract() {
+    [ -f "$stage/HOLES.md" ] || return 0
+    awk -v name="$1" '/^### / { on = ($0 == "### " name); next } /^## / { on = 0 } on' "$stage/HOLES.md" |
+        sed -e '/./,$!d' | sed -e ':a' -e '/^\n*$/{$d;N;ba' -e '}'
+}
+cpu_only=1
+ls "$stage"/*.cu >/dev/null 2>&1 && cpu_only=0
 {
     echo "# Handout: step $id - $(step_field "$id" 4)"
     echo
-    echo "Fill the holes: each is a line \`/* TODO(lab NAME): ... */\`."
+    if [ "$level" = write ]; then
+        echo "Level: **write** - you write the lesson's core whole (\`LEVEL=guided\` gives smaller holes)."
+    else
+        echo "Level: **guided** - a few lines a hole (\`LEVEL=write\`, the default, has you write the lesson's core whole)."
+    fi
+    echo "Fill the holes: each is a line \`/* TODO(lab NAME): ... */\` (a hole in several places"
+    echo "says \`continued\` after its first)."
     echo
-    echo "| file | hole | what it must do |"
-    echo "| --- | --- | --- |"
-    for f in $marked; do
-        awk -v list=1 -f tools/lab-stub.awk "$f" |
-            awk -F'\t' -v f="$f" '{ printf "| `%s` | `%s` | %s |\n", f, $1, $2 }'
+    echo "| file | hole | lines in the course's answer | what it must do |"
+    echo "| --- | --- | --- | --- |"
+    hole_list | awk -F'\t' '{ printf "| `%s` | `%s` | %s | %s |\n", $1, $2, $4, $3 }'
+    echo
+    echo "## The holes' contracts"
+    hole_list | while IFS=$'\t' read -r f name task lines; do
+        echo
+        echo "### \`$name\` (\`$f\`)"
+        echo
+        text=$(contract "$name")
+        if [ -n "$text" ]; then echo "$text"; else echo "$task. Checked by the step's test program (\`make test\`)."; fi
     done
     echo
-    echo "\`make\` builds (CUDA Toolkit and GNU Make), \`make test\` runs the step's tests:"
-    echo "they fail until every hole is filled.  \`$stage/README.md\` explains the step and"
-    echo "ends with its lab.  Your instructor grades the file with \`make grade\`."
+    echo "## What to run"
+    echo
+    if [ "$cpu_only" = 1 ]; then
+        echo "\`make\` builds (GNU Make and a C compiler: no CUDA needed), \`make test\` runs the step's"
+    else
+        echo "\`make\` builds (CUDA Toolkit and GNU Make), \`make test\` runs the step's"
+    fi
+    echo "tests: they fail until every hole is filled.  \`make diff FROM=X TO=Y\` and \`make steps\`"
+    echo "work on the steps of this handout.  \`$stage/README.md\` explains the step and ends with"
+    echo "its lab.  Your instructor grades your work with \`make grade\`, on the checks the holes"
+    echo "break: a file with its holes still empty scores 0."
 } >"$out/HANDOUT.md"
-tar -czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"
-echo "make handout: $out/ and $out.tar.gz (step $id, $(cat $marked | grep -c 'LAB BEGIN') holes)"
+# (HANDOUT_TAR=0: no archive - tests/test_handouts.sh makes 48 handouts)
+[ "${HANDOUT_TAR:-1}" = 0 ] || tar -czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"
+echo "make handout: $out/ and $out.tar.gz (step $id, level $level, $(hole_list | wc -l) holes)"

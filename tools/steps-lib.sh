@@ -39,9 +39,9 @@ stage_step_args() {
     for f in "$1"/step[0-9]_*.cu; do echo "--step $(file_step_number "$f")"; done
 }
 
-# without_lab_marks FILE: FILE without the lines that mark the holes of its lab handout
-# (tools/lab-stub.awk): comments for the handout, not part of any step's lesson
-without_lab_marks() { grep -v -E '^[[:space:]]*/\* LAB (BEGIN|END|STUB) ' "$1"; }
+# without_lab_marks FILE: FILE without the lines that mark the holes of its lab handouts,
+# at both levels (tools/lab-stub.awk): comments for the handout, not part of any step's lesson
+without_lab_marks() { grep -v -E '^[[:space:]]*/\* (LAB|WRITE) (BEGIN|END|STUB) ' "$1"; }
 
 # step_diff FILE_A FILE_B: diff -u of two step files as make diff shows it (lab marks left out)
 step_diff() { diff -u --label "$1" --label "$2" <(without_lab_marks "$1") <(without_lab_marks "$2"); }
