@@ -11,6 +11,8 @@
 #               runner's default (one per core; TEST_JOBS), each with its default timeout
 #               (TESTS: a grep pattern of their names, default all)
 #     testfull  the same with the long batteries (make test FULL=1)
+#     grades    tests/test_grade_gpu.sh on every GPU step (TEST_FULL=1), at the levels of
+#               GRADE_TEST_LEVELS (default both): the stubs 0/100, the course's files 100/100
 #     sanitize  every GPU test program under the four compute-sanitizer tools (TESTS, too)
 #     limits    make limits: the GPU's copy bandwidth, int8 mma and shared atomic rates
 #               (build/limits/<gpu>/limits.csv, or results/<gpu>/ with SAVE=1)
@@ -54,6 +56,10 @@ for part in "${parts[@]}"; do
             tools/run-tests.sh $(make -s print-tests | grep -- "${TESTS:-.}") 2>&1 | tee "$OUT/$part.log"
         rc=${PIPESTATUS[0]}
         note "$part: $(tail -n 1 "$OUT/$part.log")" ;;
+    grades)
+        TEST_FULL=1 bash tests/test_grade_gpu.sh 2>&1 | tee "$OUT/grades.log"
+        rc=${PIPESTATUS[0]}
+        note "grades: $(tail -n 1 "$OUT/grades.log")" ;;
     sanitize)
         gpu_tests=$(ls build/tests/test_* | grep -v -e test_harness -e test_01_sequential -e test_06_nn_cpu |
                     grep -- "${TESTS:-.}")
