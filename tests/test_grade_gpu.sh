@@ -78,7 +78,7 @@ wait
 for id in $steps_graded; do
     for level in $levels; do
         checks=$((checks + $(grep -c '^CHECK$' "$tmp/out-$id-$level")))
-        while IFS= read -r line; do fail "${line#FAIL: }"; checks=$((checks - 1)); done \
+        while IFS= read -r line; do fail "${line#FAIL: }"; done \
             < <(grep '^FAIL: ' "$tmp/out-$id-$level")
         grep -v '^CHECK$\|^FAIL: ' "$tmp/out-$id-$level"
     done

@@ -163,7 +163,7 @@ wait
 for level in $levels; do
     for id in ${HANDOUT_STEPS:-$(step_ids)}; do
         checks=$((checks + $(grep -c '^CHECK$' "$tmp/$level-$id.out")))
-        while IFS= read -r line; do fail "${line#FAIL: }"; checks=$((checks - 1)); done < <(grep '^FAIL: ' "$tmp/$level-$id.out")
+        while IFS= read -r line; do fail "${line#FAIL: }"; done < <(grep '^FAIL: ' "$tmp/$level-$id.out")
         cat "$tmp/$level-$id.sizes" >>"$sizes"
     done
 done

@@ -109,11 +109,13 @@ for t in tests/test_cli_"$stage".sh tests/test_run_"$number"_*.sh; do
     [ "$last_step" = 1 ] && [ -e "$t" ] && cp "$t" "$out/tests/"
 done
 cp tests/sort_battery.c tests/gpu_*.cu tests/cli_lib.sh "$out/tests/"
-# the headers of tests/ that the tests shipped include, and those they include, no others
+# the headers of tests/ that the tests shipped and the stage's files (test_hooks.cu:
+# "../tests/hooks.h") include, and those they include, no others
 need=$(cd "$out/tests" && ls)
+stage_includes=$(cat "$stage"/* 2>/dev/null | sed -n 's/^#include "\.\.\/tests\/\([a-z_0-9]*\.h\)".*/\1/p')
 while :; do
-    more=$(for t in $need; do sed -n 's/^#include "\([a-z_0-9]*\.h\)".*/\1/p' "tests/$t" 2>/dev/null; done |
-           sort -u | while read -r h; do [ -f "tests/$h" ] && echo "$h"; done)
+    more=$({ for t in $need; do sed -n 's/^#include "\([a-z_0-9]*\.h\)".*/\1/p' "tests/$t" 2>/dev/null; done
+            echo "$stage_includes"; } | sort -u | while read -r h; do [ -n "$h" ] && [ -f "tests/$h" ] && echo "$h"; done)
     all=$(printf '%s\n' $need $more | sort -u)
     [ "$all" != "$(printf '%s\n' $need | sort -u)" ] || break
     need=$all
