@@ -175,7 +175,9 @@ $(FLAGS_FILE):
 	$(file >$@,$(FLAGS_NOW))
 
 # One job per core for the targets that build before they run, unless the
-# command line gave -j (then MAKEFLAGS holds it, or the jobserver it started).
+# command line gave -j (then MAKEFLAGS holds it, or the jobserver it started).  Their
+# recipes start with '+': make hands its jobserver only to a recipe that names $(MAKE)
+# itself, and these name it through a variable.
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 JOBS = $(if $(findstring jobserver,$(MAKEFLAGS))$(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 BUILD_ALL = $(MAKE) $(if $(filter 1,$(V)),,-s) --no-print-directory $(JOBS) all
@@ -433,23 +435,23 @@ run:
 	    CPU_BUILD_WHY="no GPU here (nvidia-smi finds none): stage 01, the stage that runs here, with $(CC) alone" run
 else
 run:
-	@$(BUILD_STAGES)
+	@+$(BUILD_STAGES)
 	@NOT_RUN="$(NOT_BUILT_STAGES)" NOT_RUN_WHY="$(NOT_RUN_WHY)" tools/run-stages.sh $(BUILD)/bin $(STAGES)
 endif
 
 # FULL=1: every test program's long battery (--full) and a longer timeout
 test:
-	@$(TESTS_BUILD)
+	@+$(TESTS_BUILD)
 	@TEST_FULL=$(FULL) TEST_NOT_BUILT="$(NOT_BUILT_TESTS)" BIN_DIR=$(BUILD)/bin \
 	    tools/run-tests.sh $(TEST_BINS) $(TEST_SCRIPTS)
 
 sanitize:
-	@$(call skip_without_gpu,CUDA_PATH=$(CUDA_PATH) tools/sanitize.sh) && \
+	@+$(call skip_without_gpu,CUDA_PATH=$(CUDA_PATH) tools/sanitize.sh) && \
 	    $(BUILD_ALL) && CUDA_PATH=$(CUDA_PATH) tools/sanitize.sh $(filter-out $(CPU_TESTS),$(TEST_BINS))
 
 # make bench: CSVs under build/bench/<machine>/ (SAVE=1: results/<machine>/).
 bench:
-	@$(BUILD_STAGES)
+	@+$(BUILD_STAGES)
 	@tools/bench.sh $(BUILD)/bin
 
 # make plots: gnuplot SVG charts of the CSVs, under build/ (SAVE=1: results/*/plots/).
@@ -459,7 +461,7 @@ plots:
 # make profile STAGE=04: Nsight Compute on one stage, report under build/profile/<gpu>/
 # (SAVE=1: results/<gpu>/profile/).
 profile:
-	@$(call skip_without_gpu,CUDA_PATH=$(CUDA_PATH) tools/profile.sh,$(BUILD)/bin "$(STAGE)") && \
+	@+$(call skip_without_gpu,CUDA_PATH=$(CUDA_PATH) tools/profile.sh,$(BUILD)/bin "$(STAGE)") && \
 	    $(BUILD_STAGES) && CUDA_PATH=$(CUDA_PATH) tools/profile.sh $(BUILD)/bin "$(STAGE)"
 
 # make limits: the GPU's copy bandwidth, int8 mma rate and shared atomic rate, into

@@ -253,6 +253,20 @@ extern "C" void nn_device_destroy(nn_device *dev)
     free(dev);
 }
 
+extern "C" void nn_device_poison_scratch(nn_device *dev)
+{
+    size_t q = (size_t)dev->p.queries, r = (size_t)dev->p.refs, k = (size_t)dev->p.bins;
+    CUDA_CHECK(cudaMemset(dev->smin, 0xA5, q * sizeof(uint32_t)));
+    CUDA_CHECK(cudaMemset(dev->smax, 0xA5, q * sizeof(uint32_t)));
+    CUDA_CHECK(cudaMemset(dev->threshold, 0xA5, q * (k > 1 ? k - 1 : 1) * sizeof(float)));
+    CUDA_CHECK(cudaMemset(dev->margin, 0xA5, q * sizeof(float)));
+    CUDA_CHECK(cudaMemset(dev->hist, 0xA5, q * k * sizeof(uint32_t)));
+    CUDA_CHECK(cudaMemset(dev->dist, 0xA5, (size_t)dev->chunk * r * sizeof(float)));
+    CUDA_CHECK(cudaMemset(dev->thread_hist, 0xA5,
+                          (size_t)dev->chunk * PER_THREAD_HISTS * k * sizeof(uint32_t)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 extern "C" double nn_device_setup_ms(const nn_device *dev) { return dev->setup_ms; }
 
 extern "C" double nn_device_pack_ms(const nn_device *dev) { return dev->pack_ms; }

@@ -43,6 +43,10 @@ typedef struct nn_device nn_device;
 /* NULL and one line in err if the GPU cannot hold the problem. */
 nn_device *nn_device_create(const nn_problem *p, char *err, size_t errlen);
 void nn_device_destroy(nn_device *dev);
+/* Fills the buffers a version writes (distances, per-query limits, thresholds, margins,
+ * histograms) with garbage: the tests and the grader's race call it before each run, so
+ * that a version that forgets to write one cannot pass on what the run before it left. */
+void nn_device_poison_scratch(nn_device *dev);
 double nn_device_setup_ms(const nn_device *dev);
 /* The part of the setup that made versions 7-10's byte copies (0 if they do not apply). */
 double nn_device_pack_ms(const nn_device *dev);

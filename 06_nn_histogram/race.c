@@ -52,6 +52,7 @@ static double run_once(int who, void *state)
     race_input *in = state;
     nn_timing t;
     char err[256];
+    nn_device_poison_scratch(in->dev); /* each run on its own, not on the other's results */
     if (who == RACE_WORK) {
         nn_run_given(in->dev, &nn_version_work, NN_REDUCE_SHUFFLE, in->hist[RACE_WORK], &t);
     } else if (nn_run_version(in->dev, RACE_VERSION, NN_REDUCE_SHUFFLE, in->hist[RACE_COURSE], &t,

@@ -35,7 +35,7 @@ grade_step() {
     HANDOUT_TAR=0 LEVEL=$level tools/handout.sh "$id" "$h" >"$h.log" 2>&1 ||
         { echo CHECK; echo "FAIL: step $id ($level): make handout failed: $(tail -n 1 "$h.log")"; return; }
     mkdir -p "$tmp/stub-$id-$level" "$tmp/ref-$id-$level"
-    for f in $(awk -F'`' '/^[|] `/ { print $2 }' "$h/HANDOUT.md" | sort -u); do
+    for f in $(awk -F'|' '/^[|] `/ { print $2 }' "$h/HANDOUT.md" | grep -o '`[^`]*`' | tr -d '`' | sort -u); do
         cp "$h/$f" "$tmp/stub-$id-$level/"
         cp "$f" "$tmp/ref-$id-$level/"
     done
@@ -50,6 +50,17 @@ grade_step() {
     echo "  $id $level, the stubs:    $stub"
     echo "  $id $level, the course's: $ref"
     sed -n 's/^make grade: RACE/    RACE/p' "$h.ref.err"
+    files=$(ls "$tmp/ref-$id-$level")
+    if [ "$level" = write ] && [ "$(wc -w <<<"$files")" -gt 1 ]; then
+        # the course's copy of one file of several: the others are still the stubs, which
+        # no result of a run of the course's files may stand for
+        f=$(head -n 1 <<<"$files")
+        part=$(LEVEL=$level tools/grade.sh "$id" "$tmp/ref-$id-$level/$f" 2>"$h.part.err")
+        rc=$?
+        check "step $id ($level): the course's $f alone, the other files stubs, scores less than 100 ($part)" \
+            graded "$rc" 1 "^GRADE step=$id level=$level correctness=[0-9]+/[0-9]+ speed=NA score=[0-9]{1,2}/100 \\(.*\\)$" "$part"
+        echo "  $id $level, the course's $f alone: $part"
+    fi
     if [ "$id" = 07.6 ] && [ "$level" = write ]; then
         # 07.6 without its crowding sum: no tile counts as crowded, every tile ranks by
         # atomics as in 07.5 - still correct, slower on crowded keys, which the race's and4

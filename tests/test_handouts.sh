@@ -63,7 +63,7 @@ check_step() {
     check_that() { local name=$1; shift; echo CHECK; "$@" || echo "FAIL: $name"; }
     fail() { echo CHECK; echo "FAIL: $*"; }
     : >"$t.sizes"
-    local file stage h holes files f marked course_files prev from name lines fcell ncell lcell leaks first k later entries
+    local file stage h holes files f marked course_files prev from name lines ncell lcell leaks first k later entries
     file=$(step_field "$id" 2) stage=${file%%/*} h=$t
     HANDOUT_TAR=0 LEVEL=$level tools/handout.sh "$id" "$h" >"$t.log" 2>&1 ||
         { fail "step $id ($level): make handout failed: $(tail -n 1 "$t.log")"; return; }
@@ -71,7 +71,10 @@ check_step() {
     holes=$(grep -c '^| `' "$h/HANDOUT.md")
     check_that "step $id ($level): HANDOUT.md lists a hole or more ($holes)" test "$holes" -ge 1
     # the files with holes: those HANDOUT.md names
-    files=$(awk -F'`' '/^[|] `/ { print $2 }' "$h/HANDOUT.md" | sort -u)
+    files=$(awk -F'|' '/^[|] `/ { print $2 }' "$h/HANDOUT.md" | grep -o '`[^`]*`' | tr -d '`' | sort -u)
+    check_that "step $id ($level): HANDOUT.md names every stubbed file ($(echo $files))" \
+        test "$files" = "$(cd "$h" && grep -rl 'TODO(lab ' --include='*.c' --include='*.cu' --include='*.cuh' \
+                            --include='*.h' . | sed 's|^\./||' | sort -u)"
     for f in $files; do
         check_that "step $id ($level): $f is stubbed" grep -q 'TODO(lab ' "$h/$f"
         if [ "$level" = write ]; then
@@ -94,8 +97,8 @@ check_step() {
          -o -name '*.sh' -o -name '*.mk' \) -print0 | xargs -0 awk '{ sub(/[ \t]*\/\/.*$/, "");
          sub(/[ \t]*\/\*.*\*\/[ \t]*$/, ""); gsub(/[ \t]+/, " "); sub(/^ /, ""); sub(/ $/, "");
          if ($0 != "") print FILENAME "\t" $0 }' >"$t.shipped"
-    while IFS='|' read -r _ fcell ncell lcell _; do
-        name=$(tr -d '` ' <<<"$ncell") lines=$(tr -d ' ' <<<"$lcell") f=$(tr -d '` ' <<<"$fcell")
+    while IFS="|" read -r _ _ ncell lcell _; do
+        name=$(tr -d '` ' <<<"$ncell") lines=$(tr -d ' ' <<<"$lcell")
         [ -n "$name" ] || continue
         printf '%s\t%s\t%s\t%s\n' "$level" "$id" "$name" "$lines" >>"$t.sizes"
         check_that "step $id ($level): hole $name has a contract in HANDOUT.md" \

@@ -24,6 +24,9 @@
 #     scout06   stage 06 at a tenth of the full size (1,000 queries), K = 5 and 5000,
 #               every version: what the full-size runs of `bench` with nn06 will cost
 set -u
+# its builds choose their own -j: the jobserver of a make that called it is not theirs
+# (the variables given on that make's command line still apply)
+MAKEFLAGS=$(sed -E 's/ ?--jobserver-(auth|fds)=[^ ]*//g' <<<"${MAKEFLAGS:-}")
 OUT=${OUT:-build/device-check}
 mkdir -p "$OUT"
 parts=("$@")

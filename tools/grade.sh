@@ -41,6 +41,9 @@
 #   the grader's own tests; the stubs' and the course's runs are kept apart for it)
 set -u
 cd "$(dirname "$0")/.."
+# its builds choose their own -j: the jobserver of a make that called it is not theirs
+# (the variables given on that make's command line still apply)
+MAKEFLAGS=$(sed -E 's/ ?--jobserver-(auth|fds)=[^ ]*//g' <<<"${MAKEFLAGS:-}")
 root=$PWD
 . tools/steps-lib.sh
 usage="usage: make grade STEP=ID WORK=FILE|FOLDER [LEVEL=write|guided] (for example STEP=01 WORK=mine/radix_sort.c)"
@@ -157,16 +160,16 @@ fi
 
 # ---- the student's work ----------------------------------------------------------------------
 put_stubs
-handed_in=()
 if [ -d "$work" ]; then
-    for f in "$work"/*; do handed_in+=("$(own_file "${f##*/}")"); cp "$f" "$tree/$(own_file "${f##*/}")"; done
+    for f in "$work"/*; do cp "$f" "$tree/$(own_file "${f##*/}")"; done
 elif [ -n "$(own_file "${work##*/}")" ]; then
-    handed_in=("$(own_file "${work##*/}")"); cp "$work" "$tree/${handed_in[0]}"
+    cp "$work" "$tree/$(own_file "${work##*/}")"
 else
-    handed_in=("$file"); cp "$work" "$tree/$file"
+    cp "$work" "$tree/$file"
 fi
-# a work that is the stubs or the course's files, byte for byte, has their run already
-same_as() { local f; for f in "${handed_in[@]}"; do cmp -s "$tree/$f" "$1/$f" || return 1; done; }
+# a tree whose stubbed files are all the stubs or all the course's, byte for byte (what was
+# handed in and what was not), has their run already
+same_as() { local f; for f in $stubbed; do cmp -s "$tree/$f" "$1/$f" || return 1; done; }
 if same_as "$tree.stubs"; then
     cp "$tree.stub.result" "$tree.work.result"
 elif same_as .; then

@@ -165,12 +165,17 @@ for inc in $(grep -ho '#include "\.\./[0-9][0-9]_[^"]*"' "$out/$stage"/* 2>/dev/
     mkdir -p "$out/$(dirname "$inc")"
     cp "$inc" "$out/$inc"
 done
-# hole_list: "file<TAB>name<TAB>task<TAB>lines" for every hole of the level (a hole in
-# parts, over several files, once, at its first file)
+# hole_list: "files<TAB>name<TAB>task<TAB>lines" for every hole of the level, once (a hole in
+# parts over several files: the files, space-separated, and the lines of all its parts)
 hole_list() {
     for f in $marked; do awk -v level="$level" -v list=1 -f tools/lab-stub.awk "$f" | sed "s|^|$f\t|"; done |
-        awk -F'\t' '!seen[$2]++'
+        awk -F'\t' '!($2 in task) { order[++n] = $2; task[$2] = $3; files[$2] = $1; lines[$2] = $4; next }
+                    { files[$2] = files[$2] " " $1; lines[$2] += $4 }
+                    END { for (i = 1; i <= n; i++)
+                          printf "%s\t%s\t%s\t%d\n", files[order[i]], order[i], task[order[i]], lines[order[i]] }'
 }
+# quoted FILES: each file in backquotes, joined by ", "
+quoted() { sed -E 's/([^ ]+)/`\1`/g; s/ /, /g' <<<"$1"; }
 # contract NAME: the section "### NAME" of the stage's HOLES.md, without its heading
 contract() {
     [ -f "$stage/HOLES.md" ] || return 0
@@ -192,12 +197,14 @@ ls "$stage"/*.cu >/dev/null 2>&1 && cpu_only=0
     echo
     echo "| file | hole | lines in the course's answer | what it must do |"
     echo "| --- | --- | --- | --- |"
-    hole_list | awk -F'\t' '{ printf "| `%s` | `%s` | %s | %s |\n", $1, $2, $4, $3 }'
+    hole_list | while IFS=$'\t' read -r f name task lines; do
+        echo "| $(quoted "$f") | \`$name\` | $lines | $task |"
+    done
     echo
     echo "## The holes' contracts"
     hole_list | while IFS=$'\t' read -r f name task lines; do
         echo
-        echo "### \`$name\` (\`$f\`)"
+        echo "### \`$name\` ($(quoted "$f"))"
         echo
         text=$(contract "$name")
         if [ -n "$text" ]; then echo "$text"; else echo "$task. Checked by the step's test program (\`make test\`)."; fi

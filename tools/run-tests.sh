@@ -31,6 +31,10 @@ limit=${TEST_TIMEOUT:-$([ "$full" = 1 ] && echo 1200 || echo 300)}
 [[ $limit =~ ^[1-9][0-9]*$ ]] || { echo "run-tests: TEST_TIMEOUT=$limit: seconds, a whole number from 1" >&2; exit 2; }
 not_built=(${TEST_NOT_BUILT:-})
 mkdir -p "$logdir"
+# The test scripts run make as a student does at a shell.  Under `make -j test` they would
+# inherit the parent's jobserver, which their make cannot reach ("jobserver unavailable"
+# on every line): they start without it.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 name_of() { local n=${1##*/}; echo "$n"; }
 width=0
