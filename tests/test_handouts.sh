@@ -17,10 +17,10 @@
 #   - it is a working repository: `make steps` and `make diff` run in it;
 #   - every step has a hole at the write level (its lesson), and the write level's holes are
 #     the lesson's core: their median is 15 lines of the course's code or more.  The sizes
-#     are printed.
+#     are printed, and INSTRUCTOR.md's table of the write level's holes must be theirs.
 # make test looks at the write level, the default handout; make test FULL=1 (TEST_FULL=1)
 # at the guided level too.  HANDOUT_STEPS (default: every step) names the steps to look at;
-# the last two checks need them all.
+# the last checks need them all.
 set -u
 cd "$(dirname "$0")/.."
 source tests/cli_lib.sh # check_that, finish, and $tmp (removed at the end)
@@ -175,6 +175,15 @@ done
 for id in $(step_ids); do
     check_that "step $id has a hole at the write level" grep -q "^write	$id	" "$sizes"
 done
+# the instructor's guide lists the write level's holes: its table is the handouts' own
+awk -F'\t' '$1 == "write" { print $2 "\t" $3 "\t" $4 }' "$sizes" | sort >"$tmp/holes.handouts"
+awk -F'|' '/^The write level.s holes/ { on = 1 } on && /^[|] [0-9]/ {
+               gsub(/[ `]/, "", $2); gsub(/[ `]/, "", $3); gsub(/ /, "", $4); print $2 "\t" $3 "\t" $4 }
+           on && /^`tests\/test_handouts.sh` checks this table/ { on = 0 }' INSTRUCTOR.md |
+    sort >"$tmp/holes.guide"
+[[ " $levels " != *" write "* ]] ||
+    check_that "INSTRUCTOR.md's table of the write level's holes is the handouts' ($(wc -l <"$tmp/holes.handouts") holes)" \
+        cmp -s "$tmp/holes.handouts" "$tmp/holes.guide"
 for level in $levels; do
     awk -F'\t' -v level="$level" '$1 == level { print $4 }' "$sizes" | sort -n >"$tmp/n"
     count=$(wc -l <"$tmp/n")
