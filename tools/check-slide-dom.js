@@ -3,6 +3,9 @@
 // 1280 x 720, the size a slide is drawn at, and one line is printed per failing slide:
 //   an image that is missing or fails to load (an <img> the browser could not decode);
 //   text smaller than 18 px (any element with text of its own, as the browser sizes it);
+//   a line of text in the margin strips along the top, bottom and right edges, where the
+//   theme's padding keeps text that fits (those of check-slide-pngs.js): a slide that
+//   overflows;
 //   text inside a picture (an SVG file shown as an image) smaller than 18 px as the slide
 //   shows it: each SVG is opened on its own, the smallest of its texts measured (its
 //   font size times the transform the SVG puts on it), then scaled as the slide scales
@@ -20,6 +23,9 @@ const path = require('path');
 const puppeteer = require(path.join(__dirname, '..', 'slides', 'node_modules', 'puppeteer-core'));
 
 const MIN_TEXT_PX = 18;
+// the margin strips along the top, bottom and right edges, as shares of the slide (36 px of
+// 1280 x 720), as in check-slide-pngs.js
+const STRIP = { x: 0.028, y: 0.05 };
 // The fonts of the decks and of their pictures, and the share of the glyphs each must draw:
 // a few symbols (arrows, x, <=) may come from another font, the letters may not.
 const TEXT_FONT = 'Liberation Sans', CODE_FONT = 'Liberation Mono', MIN_FONT_SHARE = 0.95;
@@ -56,7 +62,7 @@ async function checkDeck(browser, file) {
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 720 });
   await page.goto('file://' + path.resolve(file), { waitUntil: 'load' });
-  const found = await page.evaluate((minPx) => {
+  const found = await page.evaluate((minPx, strip) => {
     const problems = [], pictures = [];
     const slides = Array.from(document.querySelectorAll('section[id]'));
     slides.forEach((section, k) => {
@@ -79,9 +85,31 @@ async function checkDeck(browser, file) {
       }
       if (smallest < minPx)
         problems.push(`${where}: text of ${smallest.toFixed(1)} px ("${sample}"), under ${minPx}`);
+      // overflow: a line of text in the margin strips (those of check-slide-pngs.js): text
+      // that fits stays inside the theme's 56 px padding.  (A picture's box may reach into
+      // them with nothing drawn there - the charts' own white margins - so pictures are
+      // left to the pixel check.)
+      const page = section.getBoundingClientRect();
+      const stripX = page.width * strip.x, stripY = page.height * strip.y;
+      const edgeOf = (r) => r.width === 0 || r.height === 0 ? ''
+          : r.top < page.top + stripY ? 'top' : r.bottom > page.bottom - stripY ? 'bottom'
+          : r.right > page.right - stripX ? 'right' : '';
+      const spills = new Map(); // edge -> the first text there
+      const walker = document.createTreeWalker(section, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.textContent.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const r of range.getClientRects()) {
+          const edge = edgeOf(r);
+          if (edge && !spills.has(edge)) spills.set(edge, `"${node.textContent.trim().slice(0, 40)}"`);
+        }
+      }
+      for (const [edge, what] of spills)
+        problems.push(`${where}: overflows at the ${edge} (${what} is drawn in its margin strip)`);
     });
     return { problems, pictures, count: slides.length };
-  }, MIN_TEXT_PX);
+  }, MIN_TEXT_PX, STRIP);
   for (const [what, selector, font] of [
       ['the text', 'section[id] :not(pre, code, pre *, code *, :has(code))', TEXT_FONT],
       ['the code', 'section[id] pre, section[id] code, section[id] code *', CODE_FONT]]) {
