@@ -19,10 +19,12 @@
 #                             of several steps by its number: FROM=04 TO=05 is 04 -> 05.1
 #   make diff06 FROM=3 TO=4   the same for two versions of stage 06 (steps 06.3, 06.4)
 #   make device-check    what tools/device-check.sh runs on a GPU machine
-#   make handout STEP=01 a student's starting point for one step, the lab's holes stubbed:
-#                        build/handout/01/ and its .tar.gz (every step has its holes marked)
+#   make handout STEP=01 a student's starting point for one step, its lesson cut out:
+#                        build/handout/01/ and its .tar.gz (LEVEL=guided: smaller holes)
 #   make grade STEP=01 WORK=file|folder   build a student's work on the step, run its tests, time
 #                        it against the course's: "GRADE step=01 ... score=N/100"
+#   make grade-class STEP=01 CLASS=folder   the same for every student's file or folder in
+#                        it, one after the other: a line each, and a CSV under build/grade/
 #   make print-tests     the tests make test runs
 #   make help            this list
 #   make clean           remove build/
@@ -147,7 +149,7 @@ endif
 # a second make (BUILD_ALL), which prints them - after their own checks, so that a target
 # refused for a missing tool or GPU prints no flags at all.
 ifeq ($(filter clean diff diff06 steps help tables plots slides run test sanitize bench profile \
-               limits device-check handout grade race print-%,$(MAKECMDGOALS)),)
+               limits device-check handout grade grade-class race print-%,$(MAKECMDGOALS)),)
 ifeq ($(CUDA),0)
 $(info [build] the CPU build, into $(BUILD)/: $(CPU_BUILD_WHY))
 $(info [build] CC   = $(CC) $(CFLAGS))
@@ -276,7 +278,7 @@ TESTS_BUILD = $(BUILD_ALL)
 endif
 
 .PHONY: all stages run test sanitize bench profile plots slides tables diff diff06 steps limits clean \
-        help race device-check handout grade print-tests print-build $(STAGES)
+        help race device-check handout grade grade-class print-tests print-build $(STAGES)
 .DEFAULT_GOAL := all
 
 # (limits: not in a lab handout, which leaves tools/limits.cu out: its mma answers 06.8's hole)
@@ -501,6 +503,9 @@ handout:
 
 grade:
 	@LEVEL=$(LEVEL) tools/grade.sh "$(STEP)" "$(WORK)"
+
+grade-class:
+	@LEVEL=$(LEVEL) tools/grade-class.sh "$(STEP)" "$(CLASS)"
 
 clean:
 	rm -rf build

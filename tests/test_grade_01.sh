@@ -4,8 +4,8 @@
 # hidden) and its tests fail while the holes are stubs; the grader gives the stubbed file 0
 # (exit 1), the course's file 100/100 (exit 0), a file with one hole of two done a share in
 # between, a correct but slower file its correctness without the speed points, a file that
-# spins "timed out" and a file that does not build 0.  A grader that passed everything, or
-# failed everything, fails here.
+# spins "timed out" and a file that does not build 0; and a class of five graded into a CSV
+# (make grade-class).  A grader that passed everything, or failed everything, fails here.
 set -u
 cd "$(dirname "$0")/.."
 source tests/cli_lib.sh # check_that, check_grades, finish, and $tmp (removed at the end)
@@ -71,4 +71,32 @@ check_that "an unknown level is a usage error (exit 2)" test $? -eq 2
 echo 'this is not C' >"$tmp/broken.c"
 broken=$(tools/grade.sh 01 "$tmp/broken.c" 2>/dev/null)
 check_that "a file that does not build scores 0 ($broken)" grep -q 'score=0/100 (build failed)' <<<"$broken"
+
+# a class: one entry a student - the stubs, the course's file, the slower file, a folder
+# holding the course's file, a file of another kind - graded one after the other into a CSV
+class=$tmp/class
+mkdir -p "$class/dana"
+cp "$h/$ref" "$class/alice.c"
+cp "$ref" "$class/bob.c"
+awk '/LAB END histogram/ { print "    }" } { print } /LAB BEGIN histogram/ {
+    print "    for (int again = 0; again < 8; again++) {" }' "$ref" >"$class/carol.c"
+cp "$ref" "$class/dana/radix_sort.c"
+echo 'not C' >"$class/erin.txt"
+tools/grade-class.sh 01 "$class" "$tmp/class.csv" >"$tmp/class.out" 2>&1
+rc=$?
+sed 's/^/  class: /' "$tmp/class.out"
+check_that "make grade-class: exit 1 where one student's work could not be graded (got $rc)" test "$rc" -eq 1
+check_that "make grade-class: a line a student, and the summary" \
+    test "$(grep -cE '^(alice|bob|carol|dana|erin) ' "$tmp/class.out")" -eq 5
+score_of() { awk -F, -v who="\"$1\"" '$1 == who { print $6 "," $7 }' "$tmp/class.csv"; }
+check_that "the class CSV: the stubs 0 ($(score_of alice))" test "$(score_of alice)" = "0,graded"
+check_that "the class CSV: the course's file 100 ($(score_of bob))" test "$(score_of bob)" = "100,graded"
+check_that "the class CSV: the slower file 70 ($(score_of carol))" test "$(score_of carol)" = "70,graded"
+check_that "the class CSV: a folder of files 100 ($(score_of dana))" test "$(score_of dana)" = "100,graded"
+check_that "the class CSV: a file of the wrong kind is not graded, and says why ($(grep '^"erin' "$tmp/class.csv"))" \
+    grep -q '^"erin",01,write,,,,"make grade: WORK=.*erin.txt: this step.s file is' "$tmp/class.csv"
+tools/grade-class.sh 01 "$tmp/no-class" >/dev/null 2>&1
+check_that "make grade-class: a missing folder is a usage error (exit 2)" test $? -eq 2
+tools/grade-class.sh 99 "$class" >/dev/null 2>&1
+check_that "make grade-class: an unknown step is a usage error (exit 2)" test $? -eq 2
 finish test_grade_01
