@@ -15,6 +15,8 @@
 #   graded RC WANT REGEX LINE     the grader's exit RC is WANT and its line matches REGEX
 #   check_grades STEP STUB REF    make grade (LEVEL, default write) on the stubbed file STUB:
 #                                 0/100, exit 1; on the reference file REF: 100/100, exit 0
+#   in_background JOBS OUT CMD... CMD in the background, its output in OUT, at most JOBS
+#                                 such at once (then `wait` for the last of them)
 #   fail MESSAGE                  count a failure
 #   finish NAME                   print the count, exit non-zero if anything failed
 tmp=$(mktemp -d)
@@ -27,6 +29,14 @@ check_that() {
     local name=$1; shift
     checks=$((checks + 1))
     "$@" || fail "$name"
+}
+
+in_background() {
+    local jobs=$1 out=$2
+    shift 2
+    "$@" >"$out" 2>&1 &
+    background_running=$((${background_running:-0} + 1))
+    [ "$background_running" -lt "$jobs" ] || { wait -n; background_running=$((background_running - 1)); }
 }
 
 # graded RC WANT_RC REGEX LINE: the grader's exit status was WANT_RC and its line matches REGEX

@@ -77,12 +77,9 @@ grade_step() {
     fi
 }
 
-running=0
 for id in $steps_graded; do
     for level in $levels; do
-        grade_step "$id" "$level" >"$tmp/out-$id-$level" 2>&1 &
-        running=$((running + 1))
-        [ "$running" -lt "$jobs" ] || { wait -n; running=$((running - 1)); }
+        in_background "$jobs" "$tmp/out-$id-$level" grade_step "$id" "$level"
     done
 done
 wait

@@ -154,12 +154,9 @@ sizes=$tmp/sizes
 jobs=$(nproc 2>/dev/null || echo 2)
 levels=write
 [ "${TEST_FULL:-0}" != 1 ] || levels="write guided"
-running=0
 for level in $levels; do
     for id in ${HANDOUT_STEPS:-$(step_ids)}; do
-        check_step "$level" "$id" >"$tmp/$level-$id.out" 2>&1 &
-        running=$((running + 1))
-        [ "$running" -lt "$jobs" ] || { wait -n; running=$((running - 1)); }
+        in_background "$jobs" "$tmp/$level-$id.out" check_step "$level" "$id"
     done
 done
 wait
