@@ -3,7 +3,8 @@
 # table is stale against its CSV (each file is regenerated into a temporary copy by the
 # same tool as `make tables` and compared), every image they show exists, every deck
 # has the sections a deck must have, and every line a deck quotes from `make diff` or
-# from a source file is still there.  CPU only.
+# from a source file is still there, and every figure in prose that names its source
+# still matches it.  CPU only.
 set -u
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -220,6 +221,48 @@ for file in [0-9][0-9]_*/radix_sort.c [0-9][0-9]_*/radix_sort.cu [0-9][0-9]_*/st
     [ -f "$file" ] || continue
     checks=$((checks + 1))
     steps | cut -f2 | grep -qxF "$file" || fail "$file holds an algorithm but is no step of steps.txt"
+done
+
+# Figures in prose: every measured figure outside a generated table names its source
+# right after it (tools/prose-sources.awk says how), and the source, read now, must still
+# give the figure to the digits it prints - a changed CSV fails here until the prose
+# follows.  The figures not yet marked are counted against tests/docs_unsourced.txt, an
+# allowance that may only shrink: a new unmarked figure fails, and so does an allowance
+# larger than what is left (lower it: tools/docs-unsourced.sh; with -l it lists them).
+# First the checker itself, on a CSV and a log made here: it must catch a drifted figure.
+printf 'step,n,sort_ms\n07.7,1024,6.7465\n07.7,2048,1.25\n' >"$tmp/s.csv"
+printf 'x\nWall time: 197 s.\n' >"$tmp/s.log"
+probe() { # EXPECT(0 pass, 1 fail) TEXT: the checker's verdict on a one-line document
+    checks=$((checks + 1))
+    printf '%s\n' "$2" >"$tmp/probe.md"
+    awk -v md=probe -f tools/csv.awk -f tools/prose-sources.awk "$tmp/probe.md" >"$tmp/probe.out" 2>&1
+    local got=$?
+    [ $got -eq "$1" ] || fail "prose-sources.awk on '$2': exit $got, wanted $1 ($(head -n 1 "$tmp/probe.out"))"
+}
+probe 0 "took 6.747 ms<!-- src $tmp/s.csv n=1024 sort_ms -->, 6.75 ms<!-- src $tmp/s.csv n=1024 sort_ms -->"
+probe 1 "took 6.735 ms<!-- src $tmp/s.csv n=1024 sort_ms -->"
+probe 1 "took 6.747 ms<!-- src $tmp/s.csv step=07.7 sort_ms -->"   # two rows: ambiguous
+probe 0 "a ratio of 5.40x<!-- src $tmp/s.csv n=1024 sort_ms / n=2048 sort_ms -->, most 6.7<!-- src $tmp/s.csv max:sort_ms -->"
+probe 1 "a ratio of 5.4x<!-- src $tmp/s.csv n=2048 sort_ms / n=1024 sort_ms -->"
+probe 0 "in 197 s<!-- src $tmp/s.log /Wall time:/ 1 -->"
+probe 1 "in 179 s<!-- src $tmp/s.log /Wall time:/ 1 -->"
+probe 1 "in 197 s<!-- src $tmp/missing.log /Wall time:/ 1 -->"
+
+for md in README.md INSTRUCTOR.md [0-9][0-9]_*/README.md [0-9][0-9]_*/ANSWERS.md \
+          slides/[0-9][0-9]_*.md results/*/README.md; do
+    [ -f "$md" ] || continue
+    checks=$((checks + 1))
+    awk -v md="$md" -f tools/csv.awk -f tools/prose-sources.awk "$md" >"$tmp/sources" 2>&1
+    while read -r line; do fail "$line"; done < <(grep '^FAIL ' "$tmp/sources" | sed 's/^FAIL //')
+    left=$(sed -n 's/.* UNSOURCED \([0-9]*\)$/\1/p' "$tmp/sources")
+    allowed=$(awk -v f="$md" '$2 == f { print $1 }' tests/docs_unsourced.txt)
+    allowed=${allowed:-0}
+    if [ -z "$left" ]; then fail "$md: tools/prose-sources.awk did not finish: $(tail -n 1 "$tmp/sources")"
+    elif [ "$left" -gt "$allowed" ]; then
+        fail "$md: $left figures without a source, $allowed allowed (tests/docs_unsourced.txt): mark the new ones"
+    elif [ "$left" -lt "$allowed" ]; then
+        fail "$md: $left figures without a source left: lower its allowance in tests/docs_unsourced.txt from $allowed to $left (tools/docs-unsourced.sh)"
+    fi
 done
 
 echo "test_docs: $checks checks, $failures failed"
