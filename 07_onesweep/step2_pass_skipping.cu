@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cuda/atomic>
+
 #include "cuda_check.h"
 #include "gpu.h"
 #include "sort_stage.h"
@@ -35,6 +37,13 @@ enum { STEP_HISTOGRAM, STEP_SCATTER };
 #define LOOKBACK_AGGREGATE (1u << 30)
 #define LOOKBACK_PREFIX (2u << 30)
 #define LOOKBACK_COUNT ((1u << 30) - 1)
+
+/* Many blocks read and write a look-back word at once, so every access to one
+ * is a device-scope atomic: a plain or volatile access there would be a data
+ * race, whose result the CUDA memory model does not define.  Relaxed order is
+ * enough: the word holds all a reader uses (flag and count together), so no
+ * other write has to become visible with it - no acquire, no release. */
+typedef cuda::atomic_ref<uint32_t, cuda::thread_scope_device> lookback_word;
 
 /* Tests only (07_onesweep/test_hooks.cu sets them): tile test_slow_tile waits
  * test_slow_ns nanoseconds before it publishes its counts - a tile that runs
@@ -265,19 +274,19 @@ __device__ __forceinline__ uint32_t multisplit_tile(const uint32_t *key, uint32_
 
 /* Thread d of tile b publishes the tile's count of digit d as soon as it is
  * known, before the tile is ranked: the tiles after it need not wait for the
- * ranking.  Tile 0's count is its whole prefix.  The words are volatile: each
- * read sees the last word written, not a copy cached in the SM. */
-__device__ void publish_count(volatile uint32_t *lookback, size_t b, uint32_t bins, uint32_t d,
+ * ranking.  Tile 0's count is its whole prefix. */
+__device__ void publish_count(uint32_t *lookback, size_t b, uint32_t bins, uint32_t d,
                               uint32_t count)
 {
-    lookback[b * bins + d] = (b == 0 ? LOOKBACK_PREFIX : LOOKBACK_AGGREGATE) | count;
+    lookback_word(lookback[b * bins + d])
+        .store((b == 0 ? LOOKBACK_PREFIX : LOOKBACK_AGGREGATE) | count, cuda::memory_order_relaxed);
 }
 
 /* Thread d of tile b: the keys of digit d in the tiles before b.  It walks
  * back over the tiles before, adding their counts, until one that knows its
  * whole prefix (PREFIX); then it publishes the tile's prefix for the tiles
  * after it. */
-__device__ uint32_t look_back(volatile uint32_t *lookback, size_t b, uint32_t bins, uint32_t d,
+__device__ uint32_t look_back(uint32_t *lookback, size_t b, uint32_t bins, uint32_t d,
                               uint32_t count)
 {
     if (b == 0)
@@ -286,13 +295,14 @@ __device__ uint32_t look_back(volatile uint32_t *lookback, size_t b, uint32_t bi
     for (size_t j = b - 1;; j--) {
         uint32_t word;
         do /* a tile before has its ticket, so it runs: it will publish */
-            word = lookback[j * bins + d];
+            word = lookback_word(lookback[j * bins + d]).load(cuda::memory_order_relaxed);
         while ((word & ~LOOKBACK_COUNT) == 0);
         before += word & LOOKBACK_COUNT;
         if (word & LOOKBACK_PREFIX)
             break;
     }
-    lookback[b * bins + d] = LOOKBACK_PREFIX | (before + count);
+    lookback_word(lookback[b * bins + d])
+        .store(LOOKBACK_PREFIX | (before + count), cuda::memory_order_relaxed);
     return before;
 }
 

@@ -21,6 +21,13 @@
 #               CSVs under build/bench/<gpu>/, or results/<gpu>/ with SAVE=1
 #     profile   tools/profile.sh on PROFILE_STAGES (default "04 05"): Nsight Compute
 #               reports under build/profile/<gpu>/, or results/<gpu>/profile/ with SAVE=1
+#     launch    tools/launch-config.sh: every GPU step's kernels as Nsight Compute sees them
+#               launched (block, shared memory, registers, occupancy limits), for
+#               `make fit`: results/<gpu>/launch_config.csv with SAVE=1, else under
+#               $OUT/launch, where ncu's own pages go
+#     ab        tools/ab-compare.sh: AB_BASELINE (a binary built from an earlier commit,
+#               carried to the machine) against build/bin/$AB_STAGE (default 07_onesweep),
+#               AB_ROUNDS turns each (default 5), with AB_ARGS (default -n 268435456)
 #     scout06   stage 06 at a tenth of the full size (1,000 queries), K = 5 and 5000,
 #               every version: what the full-size runs of `bench` with nn06 will cost
 set -u
@@ -79,6 +86,19 @@ for part in "${parts[@]}"; do
         make limits >"$OUT/limits.log" 2>&1
         rc=$?
         note "limits: exit $rc"; grep -E '^  |RESULT' "$OUT/limits.log" | tee -a "$summary" ;;
+    launch)
+        csv=$OUT/launch/launch_config.csv
+        [ "${SAVE:-0}" = 1 ] && csv=results/$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 |
+            tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')/launch_config.csv
+        tools/launch-config.sh build/bin "$csv" "$OUT/launch" >"$OUT/launch.log" 2>&1
+        rc=$?
+        note "launch: exit $rc, $(($(wc -l <"$csv") - 1)) kernels in $csv" ;;
+    ab)
+        tools/ab-compare.sh "${AB_BASELINE:?AB_BASELINE: the binary to compare with}" \
+            "build/bin/${AB_STAGE:-07_onesweep}" "${AB_ROUNDS:-5}" ${AB_ARGS:--n 268435456} \
+            >"$OUT/ab.log" 2>&1
+        rc=$?
+        note "ab: exit $rc"; tail -n 3 "$OUT/ab.log" | tee -a "$summary" ;;
     scout06)
         rc=0
         for k in 5 5000; do
