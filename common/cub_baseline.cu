@@ -4,8 +4,12 @@
  * lives in its own file behind a C function.
  */
 #include <cub/device/device_radix_sort.cuh>
+#include <thrust/execution_policy.h>
+#include <thrust/sort.h>
 
 #include <cstdio>
+#include <exception>
+#include <string>
 #include <vector>
 
 #include "cub_baseline.h"
@@ -14,14 +18,17 @@
 #include "stats.h"
 
 /* The median of `runs` timed calls of sort(), after one untimed warm-up call,
- * each measured with CUDA events around it. */
-template <typename Sort> static double median_of_runs(int runs, Sort sort)
+ * each measured with CUDA events around it; prepare() runs before each call,
+ * outside the time. */
+template <typename Prepare, typename Sort>
+static double median_of_runs(int runs, Prepare prepare, Sort sort)
 {
     cudaEvent_t start, stop;
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     std::vector<double> times(runs);
     for (int r = -1; r < runs; r++) { /* r = -1 is the warm-up */
+        prepare();
         CUDA_CHECK(cudaEventRecord(start));
         sort();
         CUDA_CHECK_LAUNCH();
@@ -35,6 +42,11 @@ template <typename Sort> static double median_of_runs(int runs, Sort sort)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     return times[median_index(times.data(), runs)];
+}
+
+template <typename Sort> static double median_of_runs(int runs, Sort sort)
+{
+    return median_of_runs(runs, [] {}, sort);
 }
 
 static int count_fits(size_t n, char *err, size_t errlen)
@@ -72,6 +84,48 @@ extern "C" int cub_sort_keys(const uint32_t *keys, size_t n, int runs, uint32_t 
         CUDA_CHECK(cudaMemcpy(out, d_out, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     gpu_free(d_temp);
     gpu_free(d_out);
+    gpu_free(d_in);
+    return 0;
+}
+
+extern "C" int thrust_sort_keys(const uint32_t *keys, size_t n, int runs, uint32_t *out,
+                                double *median_ms, char *err, size_t errlen)
+{
+    /* thrust::sort needs, besides the two arrays here, its own second array of n keys
+     * and CUB's temporary storage: about 4n words in all */
+    if (gpu_require_memory(4 * n * sizeof(uint32_t) + (1u << 20), "the Thrust baseline", err,
+                           errlen) != 0)
+        return -1;
+    uint32_t *d_in = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 0);
+    uint32_t *d_work = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 0);
+    CUDA_CHECK(cudaMemcpy(d_in, keys, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+
+    /* thrust::sort sorts in place: each run starts from a fresh copy of the input.  It
+     * reports a failure (its allocation, a launch) by a C++ exception: caught here and
+     * turned into the one line of err. */
+    std::string failure;
+    *median_ms = median_of_runs(
+        runs,
+        [&] {
+            CUDA_CHECK(cudaMemcpy(d_work, d_in, n * sizeof(uint32_t), cudaMemcpyDeviceToDevice));
+        },
+        [&] {
+            try {
+                thrust::sort(thrust::device, d_work, d_work + n);
+            } catch (const std::exception &e) {
+                failure = e.what();
+            }
+        });
+    if (!failure.empty()) {
+        snprintf(err, errlen, "Thrust baseline: thrust::sort failed: %s", failure.c_str());
+        gpu_free(d_work);
+        gpu_free(d_in);
+        return -1;
+    }
+
+    if (out)
+        CUDA_CHECK(cudaMemcpy(out, d_work, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    gpu_free(d_work);
     gpu_free(d_in);
     return 0;
 }

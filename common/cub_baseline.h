@@ -1,6 +1,7 @@
 /*
  * cub_baseline.h - the library every GPU stage is measured against:
- * cub::DeviceRadixSort, behind C functions so that C code can call them.
+ * cub::DeviceRadixSort, behind C functions so that C code can call them; and
+ * thrust::sort, what the course reports timed, on request (--thrust).
  * It is timed exactly like the stages: keys already on the device, a warm-up,
  * then the median of `runs` runs measured with CUDA events; allocation and
  * transfers are left out.
@@ -21,6 +22,14 @@ extern "C" {
  * example: not enough device memory). */
 int cub_sort_keys(const uint32_t *keys, size_t n, int runs, uint32_t *out, double *median_ms,
                   char *err, size_t errlen);
+
+/* thrust::sort of the same keys, timed as cub_sort_keys is (the copy of the input
+ * into the array it sorts in place is left out of the time).  Thrust sorts 32-bit
+ * keys with cub::DeviceRadixSort too, but allocates and frees its temporary
+ * storage - a second array of n keys and CUB's own - on every call, and waits for
+ * the GPU before it returns. */
+int thrust_sort_keys(const uint32_t *keys, size_t n, int runs, uint32_t *out, double *median_ms,
+                     char *err, size_t errlen);
 
 /* The key types cub_sort_ordered reads the 4-byte keys as (sort_stage.h's key_type). */
 enum { CUB_KEYS_U32 = 0, CUB_KEYS_I32 = 1, CUB_KEYS_F32 = 2 };

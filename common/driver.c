@@ -285,6 +285,8 @@ static int run_stage(const run_config *cfg, key_buffers *b, sort_report *median,
 static double time_qsort(const key_buffers *b, int runs);
 static double time_cub_ordered(const sort_options *opt, int runs, key_buffers *b, char *check,
                                size_t checklen, int *check_ok);
+static double time_thrust(const run_config *cfg, key_buffers *b, double sort_ms, const char *gpu,
+                          char *check, size_t checklen, int *check_ok);
 
 /* GB/s of a step that moved `bytes` in `ms`, and its share of the copy
  * bandwidth; -1 where there is nothing to say (a host step, no GPU). */
@@ -336,7 +338,7 @@ static void print_steps(const sort_report *rep, const sort_options *opt, size_t 
 
 static void print_result_line(const run_config *cfg, size_t n, const sort_report *rep,
                               double sort_ms, double min_ms, double qsort_ms, double cub_ms,
-                              double copy_gbs, int check_ok, const char *gpu)
+                              double thrust_ms, double copy_gbs, int check_ok, const char *gpu)
 {
     char id[16];
     printf("RESULT stage=%s step=%s n=%zu", STEP->name, step_id(id, sizeof id), n);
@@ -368,6 +370,8 @@ static void print_result_line(const run_config *cfg, size_t n, const sort_report
     } else {
         printf(" cub_ms=NA vs_cub=NA");
     }
+    if (thrust_ms > 0)
+        printf(" thrust_ms=%.3f vs_thrust=%.2f", thrust_ms, sort_ms / thrust_ms);
     printf(" check=%s gpu=\"%s\"\n", check_ok ? "PASS" : "FAIL", gpu);
 }
 
@@ -398,6 +402,10 @@ int main(int argc, char **argv)
         die(err);
     if (cfg.sort.pairs && !S->sort_pairs)
         die("--pairs: this step sorts keys only");
+    if (cfg.thrust && (cfg.sort.pairs || options_change_order(&cfg.sort)))
+        die("--thrust: the Thrust baseline sorts u32 keys, ascending, all 32 bits, keys only");
+    if (cfg.thrust && !STEP->needs_gpu)
+        die("--thrust: this stage runs on the CPU; the Thrust baseline is for the GPU stages");
     key_buffers b;
     read_input(&cfg, &b);
     if (S->check_options(&cfg.sort, b.n, err, sizeof err))
@@ -467,13 +475,16 @@ int main(int argc, char **argv)
     } else {
         printf("  %-22s   not run: no CUDA device (%s)\n", "CUB DeviceRadixSort", why);
     }
+    double thrust_ms = -1.0;
+    if (have_gpu && cfg.thrust)
+        thrust_ms = time_thrust(&cfg, &b, sort_ms, gpu, check, sizeof check, &check_ok);
     printf("  check     %s: %s\n", check_ok ? "PASS" : "FAIL", check);
 
     if (copy_gbs > 0)
         printf("  %-22s %12.1f   GB/s, a device-to-device copy: what %% of copy refers to\n",
                "copy bandwidth", copy_gbs);
-    print_result_line(&cfg, b.n, &rep, sort_ms, min_ms, qsort_ms, cub_ms, copy_gbs, check_ok,
-                      gpu);
+    print_result_line(&cfg, b.n, &rep, sort_ms, min_ms, qsort_ms, cub_ms, thrust_ms, copy_gbs,
+                      check_ok, gpu);
     free(b.keys);
     free(b.sorted);
     free(b.ref);
@@ -539,5 +550,25 @@ static double time_cub_ordered(const sort_options *opt, int runs, key_buffers *b
         printf("  %-22s   the same as the reference (keys%s)\n", "CUB's output",
                opt->pairs ? " and values" : "");
     }
+    return ms;
+}
+
+/* thrust::sort on the same keys (--thrust): what the course reports timed beside their
+ * sorts.  Its output is checked against the reference like CUB's; a difference fails
+ * the run's check.  b->sorted takes Thrust's output. */
+static double time_thrust(const run_config *cfg, key_buffers *b, double sort_ms, const char *gpu,
+                          char *check, size_t checklen, int *check_ok)
+{
+    char err[256];
+    double ms = 0.0;
+    if (thrust_sort_keys(b->keys, b->n, cfg->runs, b->sorted, &ms, err, sizeof err))
+        die(err);
+    char msg[512];
+    if (verify_sorted(b->sorted, b->ref, b->n, msg, sizeof msg)) {
+        snprintf(check, checklen, "Thrust's own output: %s", msg);
+        *check_ok = 0;
+    }
+    printf("  %-22s %12.3f   this stage takes %.2fx Thrust's time (%s)\n", "thrust::sort", ms,
+           ms > 0 ? sort_ms / ms : 0.0, gpu);
     return ms;
 }

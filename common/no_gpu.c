@@ -52,6 +52,15 @@ int cub_sort_keys(const uint32_t *keys, size_t n, int runs, uint32_t *out, doubl
     return -1;
 }
 
+int thrust_sort_keys(const uint32_t *keys, size_t n, int runs, uint32_t *out, double *median_ms,
+                     char *err, size_t errlen)
+{
+    (void)keys, (void)n, (void)runs, (void)out;
+    *median_ms = -1.0;
+    snprintf(err, errlen, "Thrust needs a GPU: %s", WHY);
+    return -1;
+}
+
 int cub_sort_ordered(const uint32_t *keys, const uint32_t *values, size_t n, int key_type,
                      int descending, int begin_bit, int end_bit, int runs, uint32_t *out_keys,
                      uint32_t *out_values, double *median_ms, char *err, size_t errlen)

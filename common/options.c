@@ -55,6 +55,7 @@ static const option_spec OPTIONS[] = {
     {"-n", 0, 1},          {"--dist", 0, 1},        {"--seed", 0, 1},
     {"--runs", 0, 1},      {"--input", 0, 1},       {"--output", 0, 1},
     {"--verbose", 0, 0},   {"-v", 0, 0},            {"--no-cub", 0, 0},
+    {"--thrust", 0, 0},
     {"--help", 0, 0},      {"-h", 0, 0},            {"--bits", USES_BITS, 1},
     {"--block", USES_BLOCK, 1}, {"--scan-block", USES_SCAN_BLOCK, 1},
     {"--kpt", USES_KPT, 1},  {"--hist", USES_HIST, 1}, {"--scan", USES_SCAN, 1},
@@ -213,6 +214,8 @@ static int apply_option(const option_spec *o, const char *value, const stage_inf
         cfg->verbose = 1;
     } else if (!strcmp(name, "--no-cub")) {
         cfg->no_cub = 1;
+    } else if (!strcmp(name, "--thrust")) {
+        cfg->thrust = 1;
     } else if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
         cfg->help = 1;
     }
@@ -409,6 +412,7 @@ void print_sort_usage(FILE *f, const stage_info *stage)
             RUNS_DEFAULT);
     fprintf(f, "  --verbose, -v     also print the time of every step of every pass\n");
     fprintf(f, "  --no-cub          do not run the CUB baseline\n");
+    fprintf(f, "  --thrust          also time thrust::sort on the same keys (u32, ascending, keys only)\n");
     fprintf(f, "options of this stage\n");
     char bits[48], block[48], scan_block[48], kpt[48];
     range_text(stage->range.bits, bits, sizeof bits);

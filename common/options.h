@@ -34,6 +34,7 @@ typedef struct {
     const char *output_values; /* where to write the sorted values (--pairs), or NULL */
     int verbose;        /* per-pass times, like the course reports' logs */
     int no_cub;         /* skip the CUB baseline */
+    int thrust;         /* also time thrust::sort on the same keys */
     int help;
     sort_options sort;
     unsigned given; /* USES_* bits of the sort options that were on the command line */

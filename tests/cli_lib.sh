@@ -107,6 +107,7 @@ sort_bad_input() {
     expect_error "--runs" --runs=0
     expect_error "unknown distribution" --dist gaussian
     expect_error "takes no value" --no-cub=yes
+    expect_error "takes no value" --thrust=yes
 }
 
 ranges_as_help() {

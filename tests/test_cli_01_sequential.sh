@@ -12,6 +12,7 @@ ranges_as_help --mode blocked
 expect_error "-n '-1'" -n -1
 expect_error "from 0 to" -n 4294967296
 expect_error "1..16" --bits 0
+expect_error "--thrust: this stage runs on the CPU" --thrust
 expect_error "1..16" --bits 17
 expect_error "1..16" --bits=17
 expect_error "not an option of 01_sequential" --kpt 2

@@ -28,6 +28,11 @@ expect_error "^07_onesweep: error: --pairs needs step 07.7 (--step 7)$" --step 4
 expect_error "^07_onesweep: error: --type needs step 07.7 (--step 7)$" --step 1 --type f32
 expect_error "--type needs step 07.7 (--step 7)" --type=i32 --step 4
 expect_error "--end-bit needs step 07.7 (--step 7)" --step 6 --end-bit 16
+# the Thrust baseline sorts u32 keys ascending only: other sorts are refused before any GPU work
+expect_error "^07_onesweep: error: --thrust: the Thrust baseline sorts u32 keys, ascending" --thrust --pairs
+expect_error "--thrust: the Thrust baseline" --thrust --descending
+expect_error "--thrust: the Thrust baseline" --thrust --type f32
+expect_error "--thrust: the Thrust baseline" --thrust --end-bit 16
 expect_error "--no-skip needs one of steps 07.2 to 07.7 (--step 2 to 7)" --step 1 --no-skip
 # an explicit --end-bit 0 is no bit at all, not the default 32
 expect_error "--begin-bit 0 --end-bit 0: no bit to sort by (0 <= B < E <= 32)" --end-bit 0

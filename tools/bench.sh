@@ -11,6 +11,8 @@
 #             2^24+1 and 2^28 keys (stage 01: 2^24+1
 #             only; stages 01 and 02 at 2^24+1: 9 runs, their CPU time varies; stage 02 at
 #             2^28: one timed run, its host scatter takes seconds)
+#   thrust    thrust::sort beside CUB: each GPU sort stage's last step at 2^24+1 and 2^28
+#             with --thrust (not in the default sets); thrust.csv
 #   sizes     every GPU stage at 2^10, 2^12 .. 2^28 keys with CUB (stage 02 up to 2^24): how
 #             cost grows with n (not in the default sets: about 4 minutes on an H100)
 #   sweep01   stage 01: digit widths 1..8, 11, 16, plain and blocked mode
@@ -24,7 +26,8 @@
 #   sweep07   stage 07: each step at 2^24+1 and 2^28 with CUB (steps); what users sort
 #             (keys); pass skipping measured apart on 07.4, with and without (skip); the
 #             low-entropy keys at 2^28 against CUB (low); keys per thread and block sizes
-#             (shapes); every distribution against CUB (dist).  sweep07-PART runs one part
+#             (shapes); 07.4-07.7 on crowded keys at 2^28 (crowded); every distribution
+#             against CUB (dist).  sweep07-PART runs one part
 #             (about 10 minutes in all on an H100, most of it the 2^28 runs' checks)
 #   nn06      stage 06 at the full size (10,000 x 1,000,000 x 128), K = 5 and 5000, every
 #             version and both cuBLAS baselines (cublas-fp32, cublas-int8), the median of
@@ -153,6 +156,16 @@ for set in "${sets[@]+"${sets[@]}"}"; do
                 esac
             done < <(stage_step_args "$s")
         done ;;
+    thrust)
+        # thrust::sort, what the course reports timed, beside CUB in the same runs: each
+        # GPU sort stage's last step at 2^24+1 and 2^28 keys
+        begin "$out_dir/thrust.csv"
+        for s in $sort_stages; do
+            case $s in 01_* | 02_*) continue ;; esac
+            step=$(stage_step_args "$s" | tail -n 1)
+            run "$csv" "$s" $step -n 16777217 --thrust
+            run "$csv" "$s" $step -n 268435456 --thrust
+        done ;;
     sizes)
         # how cost grows: every GPU stage at 2^10 .. 2^28 keys, CUB in the same runs
         # (stage 02, whose host scatter takes seconds, up to 2^24)
@@ -225,7 +238,7 @@ for set in "${sets[@]+"${sets[@]}"}"; do
             for st in 1 2; do run "$csv" 05_warp_shuffle --step "$st" --bits 4 --kpt "$k"; done
         done ;;
     sweep07 | sweep07-*)
-        # sweep07 runs every part; sweep07-PART runs one (steps keys skip low shapes dist)
+        # sweep07 runs every part; sweep07-PART runs one (steps keys skip low shapes crowded dist)
         part() { [ "$set" = sweep07 ] || [ "$set" = "sweep07-$1" ]; }
         if part steps; then # each step at 2^24+1 and 2^28 uniform keys, CUB in the same runs
             begin "$out_dir/sweep07_steps.csv"
@@ -256,6 +269,12 @@ for set in "${sets[@]+"${sets[@]}"}"; do
             begin "$out_dir/sweep07_block.csv"
             for bk in "512 16" "256 16" "512 8" "256 8"; do
                 read -r bl k <<<"$bk"; run "$csv" 07_onesweep --block "$bl" --kpt "$k" --no-cub; done
+        fi
+        if part crowded; then # the crowded keys at 2^28, steps 07.4-07.7: what counts first
+            # and ranking by match buy where many keys share a digit (uniform for contrast)
+            begin "$out_dir/sweep07_crowded.csv"
+            for d in uniform few and4; do for st in 4 5 6 7; do
+                run "$csv" 07_onesweep --step "$st" --dist "$d" -n 268435456; done; done
         fi
         if part dist; then # every distribution at 2^24+1 against CUB
             begin "$out_dir/sweep07_dist.csv"
