@@ -20,6 +20,14 @@
 #                (tools/lab-patches/04_atomic_histogram.cu): its test program, then the
 #                default sort at 2^24+1 and 2^28 keys, as built and changed
 #   04-bits8     stage 04, lab 5: 8-bit digits with larger tiles (--kpt 16 --block 512)
+#   02-gpuscatter  stage 02's blocked mode with its scatter on the GPU
+#                (tools/lab-patches/02_gpu_block_scatter.cu), the course reports' three
+#                ways: report 000's level 1 (a thread walks a block), report 003's versions
+#                2 (a thread a key, its rank by a loop) and 3 (each block counting-sorted in
+#                shared memory first); 4 and 6 bits, 2^24+1 keys, every run checked
+#   04-tinyblocks  stage 04 with --block and --scan-block down to 2 (course report 001 swept
+#                2 to 256): the stage's range opened to 2 in a copy; 4-bit digits, 2 keys
+#                a thread, Hillis-Steele, every run checked
 #   06-gridorder stage 06, lab 8: version 5 with the references as the grid's fast
 #                dimension (q0 from blockIdx.y, the range from blockIdx.x, the grid's sizes
 #                exchanged), against it as built, 1,000 queries, K = 5000
@@ -157,6 +165,47 @@ for name in "$@"; do
             tail -n 1 "$scratch/atomic.out"
             as_built_and_changed 04_paper_local_sort "$scratch/atomic/build/bin/04_paper_local_sort" \
                 'local_sort|histogram' 16777217 268435456
+        } >"$log" 2>&1 ;;
+    02-gpuscatter)
+        {
+            echo "# $name $(date -u +%FT%TZ): blocked mode's scatter on the GPU, the course reports' three ways"
+            copy gpuscatter
+            f=$scratch/gpuscatter/02_parallel_hist_scan/radix_sort.cu
+            awk -v patch=tools/lab-patches/02_gpu_block_scatter.cu '
+                /^static void sort_pass\(/ { while ((getline line < patch) > 0) print line; skip = 1; next }
+                skip && /^}/ { skip = 0; next } !skip' "$f" >"$f.new" && mv "$f.new" "$f"
+            make -s -C "$scratch/gpuscatter" build/bin/02_parallel_hist_scan >/dev/null 2>"$scratch/gpuscatter.err" ||
+                { echo "  build failed:"; head -n 5 "$scratch/gpuscatter.err"; }
+            make -s build/bin/02_parallel_hist_scan >/dev/null
+            # 4-bit and 6-bit digits, 256 keys a block (the reports' shapes), every run checked
+            for bits in 4 6; do
+                a="--mode blocked --bits $bits --block 256 -n 16777217"
+                echo "--- as built (host scatter): 02_parallel_hist_scan $a --runs 3"
+                build/bin/02_parallel_hist_scan $a --runs 3 | grep -E '^  (histogram|scan|transfer|scatter) |^RESULT' |
+                    sed "s/^RESULT /RESULT lab_scatter=host /"
+                for v in serial loop localsort; do
+                    echo "--- LAB_SCATTER=$v 02_parallel_hist_scan $a --runs 3"
+                    LAB_SCATTER=$v "$scratch/gpuscatter/build/bin/02_parallel_hist_scan" $a --runs 3 |
+                        grep -E '^  (histogram|scan|transfer|scatter) |^RESULT' | sed "s/^RESULT /RESULT lab_scatter=$v /"
+                done
+            done
+        } >"$log" 2>&1 ;;
+    04-tinyblocks)
+        {
+            echo "# $name $(date -u +%FT%TZ): stage 04 with blocks of 2 to 1024 threads (course report 001's sweep)"
+            copy tiny
+            f=$scratch/tiny/04_paper_local_sort/radix_sort.cu
+            sed -i 's/\.block = {32, 1024, 1}, \.scan_block = {32, 1024, 1}/.block = {2, 1024, 1}, .scan_block = {2, 1024, 1}/' "$f"
+            echo "changed lines (expect 1): $(diff 04_paper_local_sort/radix_sort.cu "$f" | grep -c '^>')"
+            make -s -C "$scratch/tiny" build/bin/04_paper_local_sort >/dev/null 2>"$scratch/tiny.err" ||
+                { echo "  build failed:"; head -n 5 "$scratch/tiny.err"; }
+            # the report's v4 shape: 4-bit digits, 2 keys a thread, Hillis-Steele scans;
+            # the block size of the local sort and of the scan moved together, as it did
+            for b in 2 4 8 16 32 64 128 256; do
+                echo "--- 04_paper_local_sort --bits 4 --kpt 2 --scan hillis-steele --block $b --scan-block $b --runs 3"
+                "$scratch/tiny/build/bin/04_paper_local_sort" --bits 4 --kpt 2 --scan hillis-steele \
+                    --block "$b" --scan-block "$b" --runs 3 | grep -E '^  (local_sort|histogram|scan|scatter) |^RESULT'
+            done
         } >"$log" 2>&1 ;;
     04-bits8)
         {
