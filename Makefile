@@ -18,6 +18,8 @@
 #                             files one step's file includes and the other's not); a stage
 #                             of several steps by its number: FROM=04 TO=05 is 04 -> 05.1
 #   make diff06 FROM=3 TO=4   the same for two versions of stage 06 (steps 06.3, 06.4)
+#   make fit             which GPU step launches on which architecture (sm_75 .. sm_90), at
+#                        what occupancy (tools/fit-check.sh; no GPU needed)
 #   make device-check    what tools/device-check.sh runs on a GPU machine
 #   make handout STEP=01 a student's starting point for one step, its lesson cut out:
 #                        build/handout/01/ and its .tar.gz (LEVEL=guided: smaller holes)
@@ -115,6 +117,9 @@ CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -MMD -MP $(INCLUDES)
 # .cu files are compiled as C++20 so that C-style designated initialisers
 # ({.bits = 4}) are standard; omitted fields are zero, as in C, hence no
 # missing-field-initializers warning.
+# Compiling (not linking), nvcc also writes what ptxas reports of each kernel - registers,
+# shared memory, for each architecture - beside the object (tools/fit-check.sh reads it).
+NVCC_C = tools/nvcc-resources.sh $(NVCC)
 NVCCFLAGS := -std=c++20 -O3 $(GENCODE) -Werror all-warnings \
              -Xcompiler -Wall,-Wextra,-Werror,-Wno-missing-field-initializers -MMD -MP $(INCLUDES)
 ifeq ($(DEBUG),1)
@@ -149,7 +154,7 @@ endif
 # a second make (BUILD_ALL), which prints them - after their own checks, so that a target
 # refused for a missing tool or GPU prints no flags at all.
 ifeq ($(filter clean diff diff06 steps help tables plots slides run test sanitize bench profile \
-               limits device-check handout grade grade-class race print-%,$(MAKECMDGOALS)),)
+               limits fit device-check handout grade grade-class race print-%,$(MAKECMDGOALS)),)
 ifeq ($(CUDA),0)
 $(info [build] the CPU build, into $(BUILD)/: $(CPU_BUILD_WHY))
 $(info [build] CC   = $(CC) $(CFLAGS))
@@ -277,7 +282,7 @@ else
 TESTS_BUILD = $(BUILD_ALL)
 endif
 
-.PHONY: all stages run test sanitize bench profile plots slides tables diff diff06 steps limits clean \
+.PHONY: all stages run test sanitize bench profile plots slides tables diff diff06 steps fit limits clean \
         help race device-check handout grade grade-class print-tests print-build $(STAGES)
 .DEFAULT_GOAL := all
 
@@ -298,7 +303,7 @@ $(BUILD)/obj/%.o: %.c $(FLAGS_FILE)
 $(BUILD)/obj/%.o: %.cu $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(call say,NVCC,$<)
-	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(Q)$(NVCC_C) $(NVCCFLAGS) -c $< -o $@
 
 $(LIBCOMMON): $(COMMON_OBJ)
 	@mkdir -p $(@D)
@@ -315,7 +320,7 @@ STEP_RENAMES = $(foreach f,STAGE stage_check_options stage_device_bytes stage_st
                  stage_sort stage_sort_pairs,-D$(f)=step$(1)_$(f))
 # renamed_object SOURCE,DEFINES,KEEP,OBJECT: SOURCE (C or CUDA) compiled with DEFINES (the
 # renames), every global symbol but those matching KEEP made local
-renamed_object = $(if $(filter %.c,$(1)),$(CC) $(CFLAGS),$(NVCC) $(NVCCFLAGS)) $(2) -c $(1) -o $(4) && \
+renamed_object = $(if $(filter %.c,$(1)),$(CC) $(CFLAGS),$(NVCC_C) $(NVCCFLAGS)) $(2) -c $(1) -o $(4) && \
     objcopy -w --keep-global-symbol='$(3)' --keep-global-symbol='DW.ref.*' $(4)
 # step_object SOURCE,K,OBJECT: SOURCE compiled as step K, renamed and localised
 step_object = $(call renamed_object,$(1),$(call STEP_RENAMES,$(2)),step$(2)_*,$(3))
@@ -354,7 +359,7 @@ $(BUILD)/obj/tests/test_$(1)_$(2).o: tests/test_$(1).c $(FLAGS_FILE)
 $(BUILD)/obj/$(1)/test_hooks_$(2).o: $(1)/test_hooks.cu $(3) $(FLAGS_FILE)
 	@mkdir -p $$(@D)
 	$$(call say,NVCC,$$< (step $(2)))
-	$$(Q)$$(NVCC) $$(NVCCFLAGS) -DSTEP=$(2) -DSTEP_FILE='"$(notdir $(3))"' -c $$< -o $$@
+	$$(Q)$$(NVCC_C) $$(NVCCFLAGS) -DSTEP=$(2) -DSTEP_FILE='"$(notdir $(3))"' -c $$< -o $$@
 $(BUILD)/tests/test_$(1)_$(2): $(BUILD)/obj/tests/test_$(1)_$(2).o $(BUILD)/obj/tests/sort_battery.o \
                                $(BUILD)/obj/$(1)/test_hooks_$(2).o $(LIBCOMMON)
 	@mkdir -p $$(@D)
@@ -497,6 +502,11 @@ diff06:
 # make steps: the course's path (steps.txt): id, file, changed lines, lesson.
 steps:
 	@tools/steps.sh
+
+# make fit: which GPU step launches on which architecture, and at what occupancy
+fit:
+	@+$(BUILD_ALL)
+	@tools/fit-check.sh
 
 handout:
 	@LEVEL=$(LEVEL) tools/handout.sh "$(STEP)"

@@ -84,7 +84,7 @@ mkdir -p "$out/tools" "$out/tests" "$out/$stage"
 # the build and the harness, as the course has them (-Werror off)
 sed -e 's/ -Werror all-warnings//' -e 's/,-Werror//' -e 's/ -Werror//' Makefile >"$out/Makefile"
 cp -r common "$out/"
-cp tools/run-tests.sh tools/run-stages.sh tools/steps-lib.sh tools/diff.sh tools/steps.sh "$out/tools/"
+cp tools/run-tests.sh tools/run-stages.sh tools/steps-lib.sh tools/diff.sh tools/steps.sh tools/nvcc-resources.sh "$out/tools/"
 number=${stage%%_*}
 # later FILE: whether FILE is a step after this handout's step, or a header first used by
 # one (worked out once for each file of the stage, below)

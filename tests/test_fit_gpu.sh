@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# test_fit_gpu.sh - `make fit` (tools/fit-check.sh): which GPU step launches on which GPU
+# architecture.  Needs no GPU, but the CUDA build (what ptxas reported for every kernel),
+# so the CPU build - no nvcc - leaves it out.  Checks:
+#   - on sm_90, the occupancy arithmetic gives, for every kernel of every GPU step, the
+#     blocks a multiprocessor that the H100 itself reported under Nsight Compute
+#     (results/nvidia-h100-80gb-hbm3/launch_config.csv);
+#   - where the build is for the portable list (a machine without a GPU builds it, as CI
+#     does), INSTRUCTOR.md's table and results/fit_check.md are what the tool prints now;
+#   - the tool can say no: a kernel given more shared memory than sm_75 allows a block is
+#     named as not launching there, and a launch the GPU reported otherwise is a mismatch.
+set -u
+cd "$(dirname "$0")/.."
+source tests/cli_lib.sh # check_that, fail, finish, $tmp
+launch=results/nvidia-h100-80gb-hbm3/launch_config.csv
+
+ls build/obj/*/*.ptxas >/dev/null 2>&1 ||
+    { echo "test_fit_gpu: no ptxas reports under build/obj (build first: make)"; exit 1; }
+
+tools/fit-check.sh --check >"$tmp/check" 2>&1
+rc=$?
+check_that "tools/fit-check.sh --check passes: $(tail -n 2 "$tmp/check" | tr '\n' ' ')" test "$rc" -eq 0
+cat "$tmp/check"
+
+# the tool can fail: 07.7's pass given 70,000 bytes of dynamic shared memory (more than
+# sm_75's 64 KB a block), and its reported blocks a multiprocessor changed
+awk -F, 'BEGIN { OFS = "," } $2 == "07.7" && $4 ~ /onesweep_pass/ { $8 = 70000 } { print }' \
+    "$launch" >"$tmp/big.csv"
+FIT_LAUNCH=$tmp/big.csv tools/fit-check.sh >"$tmp/big.out" 2>&1
+grep '^| 07.7 | `onesweep_pass`' "$tmp/big.out" >"$tmp/row"
+check_that "a pass of 70,000 B of shared memory does not launch on sm_75 ($(cut -c1-120 "$tmp/row"))" \
+    grep -q '^| 07.7 | `onesweep_pass` | [0-9]* | [0-9]* | \*\*does not launch\*\*' "$tmp/row"
+awk -F, 'BEGIN { OFS = "," } $2 == "07.7" && $4 ~ /onesweep_pass/ { $9 = $9 + 1; $10 = $10 + 1; $11 = $11 + 1; $12 = $12 + 1 } { print }' \
+    "$launch" >"$tmp/off.csv"
+FIT_LAUNCH=$tmp/off.csv tools/fit-check.sh --check >"$tmp/off.out" 2>&1
+rc=$?
+check_that "a report of one more block a multiprocessor is a mismatch (exit $rc)" \
+    grep -q '^MISMATCH 07.7 onesweep_pass' "$tmp/off.out"
+check_that "and the check fails on it" test "$rc" -ne 0
+finish test_fit_gpu
