@@ -229,6 +229,15 @@ done
 # follows.  The figures not yet marked are counted against tests/docs_unsourced.txt, an
 # allowance that may only shrink: a new unmarked figure fails, and so does an allowance
 # larger than what is left (lower it: tools/docs-unsourced.sh; with -l it lists them).
+# Stage 06's map of its files: each row of one file gives its length in lines, as it is now.
+while IFS='|' read -r _ file lines _; do
+    file=$(tr -d ' `' <<<"$file"); lines=$(tr -d ' ' <<<"$lines")
+    [ -f "06_nn_histogram/$file" ] && [[ $lines =~ ^[0-9]+$ ]] || continue
+    checks=$((checks + 1))
+    now=$(wc -l <"06_nn_histogram/$file")
+    [ "$now" -eq "$lines" ] || fail "06_nn_histogram/README.md's map says $file has $lines lines; it has $now"
+done < <(sed -n '/^## What to read, and what to skip/,/^## /p' 06_nn_histogram/README.md | grep '^| `')
+
 # First the checker itself, on a CSV and a log made here: it must catch a drifted figure.
 printf 'step,n,sort_ms\n07.7,1024,6.7465\n07.7,2048,1.25\n' >"$tmp/s.csv"
 printf 'x\nWall time: 197 s.\n' >"$tmp/s.log"

@@ -17,6 +17,8 @@
 //   mma_fragments       what one lane holds of an integer mma's A, B and C (stage 06.8)
 //   scan_blelloch       the work-efficient exclusive scan: up-sweep, clear the root,
 //                       down-sweep
+//   match_any           a crowded warp ranked by atomicOr (lanes take turns) and by
+//                       __match_any_sync (stage 07.6), and the tile's choice
 //   lookback            decoupled look-back: a tile walks back over the tiles before it,
 //                       adding their counts, until one that knows its whole prefix
 'use strict';
@@ -234,6 +236,50 @@ function multisplit() {
     return write('multisplit', frames);
 }
 
+// a crowded warp ranked two ways (stage 07.6): by atomicOr, the lanes of one digit take
+// turns at its word; __match_any_sync hands every lane the mask of its digit's lanes in
+// one instruction; the rank is the same popcount; the tile's counts say which to use
+function matchAny() {
+    const digits = [2, 2, 0, 2, 3, 2, 2, 0], lanes = digits.length;
+    const same = digits.map((d) => digits.reduce((m, e, l) => m | ((e === d ? 1 : 0) << l), 0));
+    const popc = (m) => m.toString(2).split('').filter((c) => c === '1').length;
+    const below = same.map((m, l) => popc(m & ((1 << l) - 1)));
+    const mask = (m) => Array.from({ length: lanes }, (_, l) => ((m >> l) & 1 ? '1' : '0')).join('');
+    const counts = {};
+    digits.forEach((d) => { counts[d] = (counts[d] || 0) + 1; });
+    const busiest = Object.keys(counts).reduce((a, d) => (counts[d] > counts[a] ? d : a));
+    const squares = Object.values(counts).reduce((t, c) => t + c * c, 0);
+    const rows = [
+        { label: 'digit', cells: digits.map(String),
+          note: 'a crowded warp: many of its keys share one digit' },
+        { label: 'atomicOr turn', cells: below.map((r) => String(r + 1)),
+          note: `07.3: each lane ORs its bit into its digit's word: digit ${busiest}'s ${counts[busiest]} lanes take turns (in some order)` },
+        { label: 'match_any', cells: same.map(mask), small: true,
+          note: '07.6: __match_any_sync(digit) gives each lane the lanes of its digit, in one instruction' },
+        { label: 'rank', cells: below.map(String),
+          note: 'popc(lanes of my digit below me): the same rank either way' },
+        { label: 'which way', cells: digits.map(() => 'match'),
+          note: `the tile's counts decide: squared counts sum to ${squares} > ${lanes}^2 / 32: crowded, rank by match` },
+    ];
+    const rowY = (r) => 20 + r * 80, height = 20 + rows.length * 80 + 30;
+    const colour = ['#9ecae1', '#a1d99b', '#fdae6b', '#bcbddc'];
+    const laneX = (l) => 170 + l * 100;
+    const frames = [];
+    for (let shown = 1; shown <= rows.length; shown++) {
+        let body = '';
+        for (let r = 0; r < shown; r++) {
+            const row = rows[r], y = rowY(r);
+            body += text(20, y + 29, row.label, 19, 'start', 'bold');
+            row.cells.forEach((c, l) => body += box(laneX(l), y, 92, 42, r === 0 ? colour[digits[l]] :
+                r === shown - 1 ? NEW : OLD, c, row.small ? 18 : 22));
+            if (r === shown - 1)
+                body += text(W / 2, height - 10, row.note, 19);
+        }
+        frames.push(svg(height + 10, `a crowded warp ranked by atomicOr and by match, row ${shown} of ${rows.length}`, body));
+    }
+    return write('match_any', frames);
+}
+
 // reduce-then-scan, stage 05.3's three kernels, on 16 keys of 2-bit digits in 4 tiles:
 // each tile counts its digits (upsweep); the [digit][tile] table is scanned digit-major
 // (scan); each tile writes its keys of digit d from the scanned entry on (downsweep)
@@ -412,5 +458,5 @@ function fusion() {
 }
 
 fs.mkdirSync(out, { recursive: true });
-const made = hillisSteele(false) + hillisSteele(true) + blelloch() + multisplit() + reduceThenScan() + lookback() + thresholds() + fusion() + mmaFragments();
+const made = hillisSteele(false) + hillisSteele(true) + blelloch() + multisplit() + reduceThenScan() + lookback() + thresholds() + fusion() + mmaFragments() + matchAny();
 console.log(`diagrams: ${made} frames in ${out}`);

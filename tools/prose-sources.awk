@@ -7,7 +7,8 @@
 #   6.747 ms<!-- src results/nvidia-h100-80gb-hbm3/stages.csv stage=03_split_k1 n=16777217 sort_ms -->
 #   4.54x [src results/nvidia-h100-80gb-hbm3/sizes.csv step=05.3 n=1024 vs_cub]
 # A CSV source: the words with "=" keep the rows where that column has that value (or one
-# of the values, "a|b"); exactly one row must be left.  The last word is the column, or
+# of the values, "a|b"; in double quotes where it holds spaces); exactly one row must be
+# left.  The last word is the column, or
 # two columns "a/b" (their ratio, in that row), or a column over a number ("ms/1000":
 # seconds).  "max:COLUMN" or "min:COLUMN": the largest or smallest over every row
 # that matches (one or more).  Two such row sets joined by " / " give the
@@ -31,9 +32,23 @@
 # unsourced figure, "md:line: figure".
 function fail(msg) { printf "FAIL %s:%d: %s\n", md, NR, msg; failures++ }
 
+# split_words SPEC W: SPEC split at spaces into W[1..n], but for spaces inside "..." (a value
+# with spaces: args="-n 268435456 --pairs"; the quotes are dropped)
+function split_words(spec, w,    n, i, c, cur, quoted) {
+    n = 0; cur = ""; quoted = 0
+    for (i = 1; i <= length(spec); i++) {
+        c = substr(spec, i, 1)
+        if (c == "\"") quoted = !quoted
+        else if (c == " " && !quoted) { if (cur != "") w[++n] = cur; cur = "" }
+        else cur = cur c
+    }
+    if (cur != "") w[++n] = cur
+    return n
+}
+
 # the value a source gives, or "" (after a FAIL line) where it cannot
 function csv_value(path, spec,    n, w, i, col, agg, nf, f, line, hdr, idx, keep, k, want, rows, v, val, num, den) {
-    n = split(spec, w, " ")
+    n = split_words(spec, w)
     if (n < 1) { fail("src " path ": no column named"); return "" }
     col = w[n]
     agg = ""
@@ -169,8 +184,8 @@ function count_unsourced(text,    rest, fig, after) {
 BEGIN { in_code = 0; in_table = 0; failures = 0; sourced = 0; quoted = 0; given = 0; unsourced = 0 }
 /^```/ { in_code = !in_code; next }
 in_code { next }
-/<!-- table / { in_table = 1; next }
-/<!-- end table -->/ { in_table = 0; next }
+/<!-- table |<!-- fit-check -->/ { in_table = 1; next }
+/<!-- end table -->|<!-- end fit-check -->/ { in_table = 0; next }
 in_table { next }
 {
     line = check_markers($0)

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# first-build-times.sh [LOG] - how long a newcomer's first builds take on this machine:
+# a fresh clone of the repository (its committed state), each build from an empty build/,
+# timed with the shell's clock.  Prints (and writes to LOG) one line a build:
+#   make run                  no GPU: the CPU build of stage 01, and its run
+#   make ARCH=sm_90 stages    the stages `make run` builds on a machine with a GPU
+#   make ARCH=sm_90 all       everything `make test` builds there
+#   make all                  no GPU: the portable list of architectures, as CI builds
+set -u
+log=${1:-/dev/null}
+repo=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+git clone -q "$repo" "$work/clone"
+cd "$work/clone" || exit 1
+say() { echo "$*" | tee -a "$log"; }
+say "# first-build-times.sh, $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD), $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)), $(nvcc --version | tail -n 1)"
+status=0
+timed() {
+    rm -rf build
+    local start end
+    start=$(date +%s.%N)
+    "$@" >"$work/out.log" 2>&1
+    local rc=$?
+    end=$(date +%s.%N)
+    [ $rc -eq 0 ] || { status=1; tail -n 5 "$work/out.log" | tee -a "$log"; }
+    say "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%6.1f s", b - a }')  exit $rc  $*"
+}
+timed make run
+timed make ARCH=sm_90 stages
+timed make ARCH=sm_90 all
+timed make all
+exit $status
