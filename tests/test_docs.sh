@@ -254,6 +254,8 @@ probe 1 "took 6.747 ms<!-- src $tmp/s.csv step=07.7 sort_ms -->"   # two rows: a
 probe 0 "a ratio of 5.40x<!-- src $tmp/s.csv n=1024 sort_ms / n=2048 sort_ms -->, most 6.7<!-- src $tmp/s.csv max:sort_ms -->"
 probe 1 "a ratio of 5.4x<!-- src $tmp/s.csv n=2048 sort_ms / n=1024 sort_ms -->"
 probe 0 "in 197 s<!-- src $tmp/s.log /Wall time:/ 1 -->"
+probe 0 "in 197 s<!-- src $tmp/s.log / s\\./ -1 -->"
+probe 1 "in 197 s<!-- src $tmp/s.log / s\\./ -2 -->"
 probe 1 "in 179 s<!-- src $tmp/s.log /Wall time:/ 1 -->"
 probe 1 "in 197 s<!-- src $tmp/missing.log /Wall time:/ 1 -->"
 

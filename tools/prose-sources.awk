@@ -15,7 +15,8 @@
 # ratio of the first's column to the second's:
 #   1.24x<!-- src results/.../stages.csv step=07.4 n=268435456 sort_ms / step=07.5 n=268435456 sort_ms -->
 # A log source: a pattern between slashes (an awk regular expression) and K: the K-th
-# number after the pattern, on the first line of the log that matches it:
+# number after the pattern (K < 0: the -K-th before it, counting back), on the first line
+# of the log that matches it:
 #   67 s<!-- src results/nvidia-h100-80gb-hbm3/make_test.log /Wall time of make test/ 1 -->
 # A figure quoted from elsewhere - a course report, a paper - is not measured here: it
 # says so, and where from ("<!-- quoted report 001 -->", "[quoted report 001]"), and is
@@ -87,10 +88,21 @@ function csv_value(path, spec,    n, w, i, col, agg, nf, f, line, hdr, idx, keep
     return val + 0
 }
 
-function log_value(path, pattern, k,    line, n) {
+function log_value(path, pattern, k,    line, n, nums) {
     while ((getline line < path) > 0) {
         if (match(line, pattern)) {
             close(path)
+            if (k < 0) { # the -k-th number before the pattern, counting back from it
+                line = substr(line, 1, RSTART - 1)
+                n = 0
+                while (match(line, /-?[0-9]+(\.[0-9]+)?/)) {
+                    nums[++n] = substr(line, RSTART, RLENGTH)
+                    line = substr(line, RSTART + RLENGTH)
+                }
+                if (n + k + 1 >= 1) return nums[n + k + 1] + 0
+                fail("src " path " /" pattern "/: fewer than " (0 - k) " numbers before it")
+                return ""
+            }
             line = substr(line, RSTART + RLENGTH)
             n = 0
             while (match(line, /-?[0-9]+(\.[0-9]+)?/)) {
@@ -113,7 +125,7 @@ function source_value(words,    path, rest, p, k, a, b, va, vb) {
     rest = substr(words, length(path) + 2)
     if (substr(rest, 1, 1) == "/") {
         p = rest; sub(/^\//, "", p); k = p; sub(/\/[^\/]*$/, "", p); sub(/.*\/ */, "", k)
-        if (k !~ /^[0-9]+$/) { fail("src " path ": a log source is /pattern/ K"); return "" }
+        if (k !~ /^-?[0-9]+$/ || k == 0) { fail("src " path ": a log source is /pattern/ K (K > 0: after it, K < 0: before it)"); return "" }
         return log_value(path, p, k + 0)
     }
     if (index(rest, " / ")) {
