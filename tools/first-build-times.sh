@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # first-build-times.sh [LOG] - how long a newcomer's first builds take on this machine:
 # a fresh clone of the repository (its committed state), each build from an empty build/,
-# timed with the shell's clock.  Prints (and writes to LOG) one line a build:
-#   make run                  no GPU: the CPU build of stage 01, and its run
-#   make ARCH=sm_90 stages    the stages `make run` builds on a machine with a GPU
-#   make ARCH=sm_90 all       everything `make test` builds there
-#   make all                  no GPU: the portable list of architectures, as CI builds
+# timed with the shell's clock, one job per core as `make run` and `make test` build.
+# Prints (and writes to LOG) one line a build:
+#   make run                     no GPU: the CPU build of stage 01, and its run
+#   make -jN ARCH=sm_90 stages   the stages `make run` builds on a machine with a GPU
+#   make -jN ARCH=sm_90 all      everything `make test` builds there
+#   make -jN all                 no GPU: the portable list of architectures, as CI builds
 set -u
 log=${1:-/dev/null}
 repo=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)
@@ -26,8 +27,9 @@ timed() {
     [ $rc -eq 0 ] || { status=1; tail -n 5 "$work/out.log" | tee -a "$log"; }
     say "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%6.1f s", b - a }')  exit $rc  $*"
 }
+jobs=-j$(nproc)
 timed make run
-timed make ARCH=sm_90 stages
-timed make ARCH=sm_90 all
-timed make all
+timed make "$jobs" ARCH=sm_90 stages
+timed make "$jobs" ARCH=sm_90 all
+timed make "$jobs" all
 exit $status
