@@ -188,6 +188,28 @@ function lookback() {
     return write('lookback', frames);
 }
 
+// rows of lanes, a frame a row: the first row the lanes' digits (coloured by digit), each
+// later row added in its own frame, the newest highlighted, its note under the picture
+function laneRowFrames(title, digits, rows) {
+    const rowY = (r) => 20 + r * 80, height = 20 + rows.length * 80 + 30;
+    const colour = ['#9ecae1', '#a1d99b', '#fdae6b', '#bcbddc'];
+    const laneX = (l) => 170 + l * 100; // wider than cellX: a cell may hold a lane mask
+    const frames = [];
+    for (let shown = 1; shown <= rows.length; shown++) {
+        let body = '';
+        for (let r = 0; r < shown; r++) {
+            const row = rows[r], y = rowY(r);
+            body += text(20, y + 29, row.label, 19, 'start', 'bold');
+            row.cells.forEach((c, l) => body += box(laneX(l), y, 92, 42, r === 0 ? colour[digits[l]] :
+                r === shown - 1 ? NEW : OLD, c, row.small ? 18 : 22));
+            if (r === shown - 1 && row.note)
+                body += text(W / 2, height - 10, row.note, 19);
+        }
+        frames.push(svg(height + 10, `${title}, row ${shown} of ${rows.length}`, body));
+    }
+    return frames;
+}
+
 // a warp ranks 2-bit digits with ballots (drawn: 8 lanes): one ballot a bit, the lanes
 // that agree with this lane on every bit share its digit, and its rank is how many of
 // those are below it
@@ -205,7 +227,8 @@ function multisplit() {
     const rank = same.map((m, l) => popc(m & ((1 << l) - 1)));
     const mask = (m) => Array.from({ length: lanes }, (_, l) => ((m >> l) & 1 ? '1' : '0')).join('');
     const rows = [
-        { label: 'digit', cells: digits.map(String) },
+        { label: 'digit', note: 'each lane holds one key\'s digit (2 bits here, 8 in the sort)',
+          cells: digits.map(String) },
         { label: 'ballot bit 0', note: `one word for the warp: ${mask(ballots[0])} (lane 0 first)`,
           cells: digits.map((d) => String(d & 1)) },
         { label: 'ballot bit 1', note: `one word for the warp: ${mask(ballots[1])}`,
@@ -215,25 +238,7 @@ function multisplit() {
         { label: 'rank', note: 'popc(same & lanes below me): my place among my digit\'s keys',
           cells: rank.map(String) },
     ];
-    const rowY = (r) => 20 + r * 80, height = 20 + rows.length * 80 + 30;
-    const colour = ['#9ecae1', '#a1d99b', '#fdae6b', '#bcbddc'];
-    const laneX = (l) => 170 + l * 100; // wider than cellX: a cell may hold a lane mask
-    const frames = [];
-    for (let shown = 1; shown <= rows.length; shown++) {
-        let body = '';
-        for (let r = 0; r < shown; r++) {
-            const row = rows[r], y = rowY(r);
-            body += text(20, y + 29, row.label, 19, 'start', 'bold');
-            row.cells.forEach((c, l) => body += box(laneX(l), y, 92, 42, r === 0 ? colour[digits[l]] :
-                r === shown - 1 ? NEW : OLD, c, row.small ? 18 : 22));
-            if (r === shown - 1 && row.note)
-                body += text(W / 2, height - 10, row.note, 19);
-        }
-        if (shown === 1)
-            body += text(W / 2, height - 10, 'each lane holds one key\'s digit (2 bits here, 8 in the sort)', 19);
-        frames.push(svg(height + 10, `warp multisplit by ballots, row ${shown} of ${rows.length}`, body));
-    }
-    return write('multisplit', frames);
+    return write('multisplit', laneRowFrames('warp multisplit by ballots', digits, rows));
 }
 
 // a crowded warp ranked two ways (stage 07.6): by atomicOr, the lanes of one digit take
@@ -261,23 +266,7 @@ function matchAny() {
         { label: 'which way', cells: digits.map(() => 'match'),
           note: `the tile's counts decide: squared counts sum to ${squares} > ${lanes}^2 / 32: crowded, rank by match` },
     ];
-    const rowY = (r) => 20 + r * 80, height = 20 + rows.length * 80 + 30;
-    const colour = ['#9ecae1', '#a1d99b', '#fdae6b', '#bcbddc'];
-    const laneX = (l) => 170 + l * 100;
-    const frames = [];
-    for (let shown = 1; shown <= rows.length; shown++) {
-        let body = '';
-        for (let r = 0; r < shown; r++) {
-            const row = rows[r], y = rowY(r);
-            body += text(20, y + 29, row.label, 19, 'start', 'bold');
-            row.cells.forEach((c, l) => body += box(laneX(l), y, 92, 42, r === 0 ? colour[digits[l]] :
-                r === shown - 1 ? NEW : OLD, c, row.small ? 18 : 22));
-            if (r === shown - 1)
-                body += text(W / 2, height - 10, row.note, 19);
-        }
-        frames.push(svg(height + 10, `a crowded warp ranked by atomicOr and by match, row ${shown} of ${rows.length}`, body));
-    }
-    return write('match_any', frames);
+    return write('match_any', laneRowFrames('a crowded warp ranked by atomicOr and by match', digits, rows));
 }
 
 // reduce-then-scan, stage 05.3's three kernels, on 16 keys of 2-bit digits in 4 tiles:

@@ -47,6 +47,14 @@ trap 'rm -rf "$scratch"' EXIT
 # copy NAME: a copy of the repository, without build/ and .git, in $scratch/NAME
 copy() { mkdir -p "$scratch/$1" && tar --exclude=./build --exclude=./.git -cf - . | tar -xf - -C "$scratch/$1"; }
 
+# replace_function FILE START PATCH: in FILE, the function whose first line matches the
+# awk pattern START (through the next "}" at the start of a line) replaced by PATCH's lines
+replace_function() {
+    awk -v start="$2" -v patch="$3" '
+        $0 ~ start { while ((getline line < patch) > 0) print line; skip = 1; next }
+        skip && /^}/ { skip = 0; next } !skip' "$1" >"$1.new" && mv "$1.new" "$1"
+}
+
 # as_built_and_changed STAGE CHANGED_BIN STEPS SIZE...: the stage as built (build/bin) and
 # as changed, one after the other at each size, median of 5; the lines of STEPS (a regex
 # of step names) and the RESULT line of each run
@@ -154,9 +162,7 @@ for name in "$@"; do
             echo "# $name $(date -u +%FT%TZ): tile_histogram by shared-memory atomics"
             copy atomic
             f=$scratch/atomic/04_paper_local_sort/radix_sort.cu
-            awk -v patch=tools/lab-patches/04_atomic_histogram.cu '
-                /^__global__ void tile_histogram\(/ { while ((getline line < patch) > 0) print line; skip = 1; next }
-                skip && /^}/ { skip = 0; next } !skip' "$f" >"$f.new" && mv "$f.new" "$f"
+            replace_function "$f" '^__global__ void tile_histogram\\(' tools/lab-patches/04_atomic_histogram.cu
             grep -c 'atomicAdd(&s_count' "$f"
             make -s build/bin/04_paper_local_sort >/dev/null
             make -s -C "$scratch/atomic" build/bin/04_paper_local_sort build/tests/test_04_paper_local_sort >/dev/null &&
@@ -171,9 +177,7 @@ for name in "$@"; do
             echo "# $name $(date -u +%FT%TZ): blocked mode's scatter on the GPU, the course reports' three ways"
             copy gpuscatter
             f=$scratch/gpuscatter/02_parallel_hist_scan/radix_sort.cu
-            awk -v patch=tools/lab-patches/02_gpu_block_scatter.cu '
-                /^static void sort_pass\(/ { while ((getline line < patch) > 0) print line; skip = 1; next }
-                skip && /^}/ { skip = 0; next } !skip' "$f" >"$f.new" && mv "$f.new" "$f"
+            replace_function "$f" '^static void sort_pass\\(' tools/lab-patches/02_gpu_block_scatter.cu
             make -s -C "$scratch/gpuscatter" build/bin/02_parallel_hist_scan >/dev/null 2>"$scratch/gpuscatter.err" ||
                 { echo "  build failed:"; head -n 5 "$scratch/gpuscatter.err"; }
             make -s build/bin/02_parallel_hist_scan >/dev/null
