@@ -168,9 +168,10 @@ endif
 # ---- rebuild when the flags change ---------------------------------------------
 # build/flags holds the compilers and flags of the last build.  Every object
 # depends on it, and it is rewritten only when they change: `make ARCH=sm_80`
-# after `make` rebuilds, a second `make ARCH=sm_80` does nothing.
+# after `make` rebuilds, a second `make ARCH=sm_80` does nothing.  The compile command
+# (NVCC_C) is part of it, so that a build from before it kept ptxas's reports rebuilds.
 FLAGS_FILE := $(BUILD)/flags
-FLAGS_NOW := $(CC) $(CFLAGS) | $(if $(filter 1,$(CUDA)),$(NVCC) $(NVCCFLAGS) | )$(LDLIBS)
+FLAGS_NOW := $(CC) $(CFLAGS) | $(if $(filter 1,$(CUDA)),$(NVCC_C) $(NVCCFLAGS) | )$(LDLIBS)
 ifneq ($(filter-out clean diff diff06 steps help tables plots slides handout,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(file <$(FLAGS_FILE)),$(FLAGS_NOW))
 $(shell mkdir -p $(BUILD))
