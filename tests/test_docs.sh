@@ -259,9 +259,7 @@ probe 1 "in 197 s<!-- src $tmp/s.log / s\\./ -2 -->"
 probe 1 "in 179 s<!-- src $tmp/s.log /Wall time:/ 1 -->"
 probe 1 "in 197 s<!-- src $tmp/missing.log /Wall time:/ 1 -->"
 
-for md in README.md INSTRUCTOR.md [0-9][0-9]_*/README.md [0-9][0-9]_*/ANSWERS.md \
-          slides/[0-9][0-9]_*.md results/*/README.md; do
-    [ -f "$md" ] || continue
+for md in $(tools/docs-unsourced.sh --docs); do
     checks=$((checks + 1))
     awk -v md="$md" -f tools/csv.awk -f tools/prose-sources.awk "$md" >"$tmp/sources" 2>&1
     while read -r line; do fail "$line"; done < <(grep '^FAIL ' "$tmp/sources" | sed 's/^FAIL //')

@@ -2,11 +2,16 @@
 # docs-unsourced.sh - writes tests/docs_unsourced.txt anew: for each document, how many
 # figures in its prose name no source yet (tools/prose-sources.awk).  test_docs fails when
 # a document has more than its allowance (a new figure without its source) or fewer (the
-# allowance is to be lowered: run this).  With -l, lists those figures instead, file:line.
+# allowance is to be lowered: run this).  With -l, lists those figures instead, file:line;
+# with --docs, the documents it counts, one a line.
 set -eu
 cd "$(dirname "$0")/.."
 docs() { ls README.md INSTRUCTOR.md [0-9][0-9]_*/README.md [0-9][0-9]_*/ANSWERS.md \
             slides/[0-9][0-9]_*.md results/*/README.md 2>/dev/null; }
+if [ "${1:-}" = --docs ]; then # the documents it counts (tests/test_docs.sh checks the same)
+    docs
+    exit 0
+fi
 if [ "${1:-}" = -l ]; then
     for md in $(docs); do
         awk -v md="$md" -v list=1 -f tools/csv.awk -f tools/prose-sources.awk "$md" | grep -v '^SOURCED ' || true
