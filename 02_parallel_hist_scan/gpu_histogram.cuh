@@ -1,17 +1,15 @@
 /*
- * 02_parallel_hist_scan/gpu_histogram.cuh - the stage's histogram kernels, the
- * first half of its lesson (the second, the scan, is common/gpu_scan.cuh).
- * radix_sort.cu includes both; `make diff FROM=01 TO=02` shows where a pass
- * calls them.  Read this file whole, in order:
+ * 02_parallel_hist_scan/gpu_histogram.cuh - the histogram kernels of steps
+ * 02.1 and 02.2, the lesson of step 02.1 (02.2's, the scan, is
+ * common/gpu_scan.cuh).  `make diff FROM=01 TO=02.1` shows where a pass calls
+ * them.  Read this file whole, in order:
  *
  *   --hist 1, sectioned:   thread t counts a contiguous section, one global
  *                          atomicAdd per key; a warp's loads are not coalesced;
  *   --hist 2, interleaved: a grid-stride loop, coalesced; still one global
  *                          atomicAdd per key on the same 2^k counters;
  *   --hist 3, shared:      a histogram per block in shared memory, added to the
- *                          global one once (the default);
- *   --mode blocked:        one histogram per block of --block keys, kept as a
- *                          [digit][block] table (blocked_mode.cuh).
+ *                          global one once (the default).
  */
 
 enum { HIST_SECTIONED = 1, HIST_INTERLEAVED = 2, HIST_SHARED = 3 };
@@ -20,7 +18,7 @@ enum { HIST_SECTIONED = 1, HIST_INTERLEAVED = 2, HIST_SHARED = 3 };
 __global__ void histogram_sectioned(const uint32_t *keys, size_t n, int shift, uint32_t mask,
                                     uint32_t *hist)
 {
-    /* WRITE BEGIN histograms: the bodies of the histogram kernels: sectioned, interleaved, privatised, and blocked mode's */
+    /* WRITE BEGIN histograms: the bodies of the histogram kernels: sectioned, interleaved, privatised */
     size_t threads = (size_t)gridDim.x * blockDim.x;
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t section = (n + threads - 1) / threads;
@@ -37,7 +35,7 @@ __global__ void histogram_sectioned(const uint32_t *keys, size_t n, int shift, u
 __global__ void histogram_interleaved(const uint32_t *keys, size_t n, int shift, uint32_t mask,
                                       uint32_t *hist)
 {
-    /* WRITE BEGIN histograms: the bodies of the histogram kernels: sectioned, interleaved, privatised, and blocked mode's */
+    /* WRITE BEGIN histograms: the bodies of the histogram kernels: sectioned, interleaved, privatised */
     /* LAB BEGIN interleaved: count keys i, i + threads, ... into hist (a warp: 32 neighbours) */
     size_t threads = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads)
@@ -51,7 +49,7 @@ __global__ void histogram_shared(const uint32_t *keys, size_t n, int shift, uint
                                  uint32_t *hist)
 {
     extern __shared__ uint32_t local[]; /* mask + 1 counters */
-    /* WRITE BEGIN histograms: the bodies of the histogram kernels: sectioned, interleaved, privatised, and blocked mode's */
+    /* WRITE BEGIN histograms: the bodies of the histogram kernels: sectioned, interleaved, privatised */
     for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
         local[d] = 0;
     __syncthreads();
@@ -97,39 +95,5 @@ static void gpu_histogram(const uint32_t *d_keys, size_t n, int shift, int width
     else
         histogram_shared<<<grid, block, ((size_t)mask + 1) * sizeof(uint32_t)>>>(
             d_keys, n, shift, mask, d_hist);
-    CUDA_CHECK_LAUNCH();
-}
-
-/* --mode blocked: block b counts its own blockDim.x keys, one per thread, into
- * table[digit * blocks + b]: stage 01's [digit][block] table, made by one GPU
- * block per block of keys. */
-__global__ void histogram_blocks(const uint32_t *keys, size_t n, int shift, uint32_t mask,
-                                 uint32_t *table)
-{
-    extern __shared__ uint32_t local[]; /* mask + 1 counters */
-    /* WRITE BEGIN histograms: the bodies of the histogram kernels: sectioned, interleaved, privatised, and blocked mode's */
-    for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
-        local[d] = 0;
-    __syncthreads();
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    /* LAB BEGIN private_count: count this block's keys (interleaved) into local, in shared */
-    if (i < n)
-        atomicAdd(&local[(keys[i] >> shift) & mask], 1u);
-    /* LAB END private_count */
-    __syncthreads();
-    for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
-        table[(size_t)d * gridDim.x + blockIdx.x] = local[d];
-    /* WRITE END histograms */
-}
-
-/* One GPU block per block of keys: blocks_for is blocked_mode.cuh's, included first. */
-static void gpu_block_histograms(const uint32_t *d_keys, size_t n, int shift, int width,
-                                 int block, uint32_t *d_table)
-{
-    uint32_t mask = (1u << width) - 1;
-    if (n == 0)
-        return;
-    histogram_blocks<<<blocks_for(n, block), block, ((size_t)mask + 1) * sizeof(uint32_t)>>>(
-        d_keys, n, shift, mask, d_table);
     CUDA_CHECK_LAUNCH();
 }

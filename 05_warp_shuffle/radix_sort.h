@@ -18,8 +18,8 @@ extern "C" {
 
 /* What one pass leaves after each of its steps (host arrays the caller
  * provides; a NULL one is not downloaded).  tiles = ceil(n / (block * kpt)),
- * bins = 2^width.  Step 3 (the multisplit) has no local sort and no run
- * starts: it leaves tiles_sorted and starts alone. */
+ * bins = 2^width.  Steps 3 and 4 (the multisplit) have no local sort and no run
+ * starts: they leave tiles_sorted and starts alone. */
 typedef struct {
     uint32_t *tiles_sorted; /* n: the keys after the local sort (steps 1, 2) */
     uint32_t *table;        /* bins * tiles: count of digit d in tile b at [d * tiles + b] */
@@ -37,7 +37,7 @@ void s05_one_pass(const uint32_t *keys, size_t n, int shift, int width, const so
  * block, totals[b] block b's sum. */
 void s05_block_scan(const uint32_t *in, uint32_t *out, uint32_t *totals, size_t blocks, int block);
 
-/* Step 3 only: the multisplit's ranking of each tile (block * kpt keys, warp-striped):
+/* Steps 3 and 4 only: the multisplit's ranking of each tile (block * kpt keys, warp-striped):
  * places[i] becomes the place of key i in its tile stably sorted by digit, and
  * counts[b * bins + d] tile b's count of digit d.  The padding of a partial
  * last tile counts as keys of the largest digit. */

@@ -1,17 +1,17 @@
 /*
  * 05_warp_shuffle/step3_multisplit.cu - step 05.3: reduce-then-scan, whole
- * 8-bit digits ranked inside each warp (a warp multisplit).
+ * digits ranked inside each warp (a warp multisplit).
  *
  * What changed since step 05.2 (the whole story: README.md)
  *   No local sort of 1-bit splits: the upsweep only counts each tile's digits;
  *   the downsweep ranks every key by its whole digit with k ballots
  *   (warp_multisplit.cuh), reorders the tile and writes runs.  12 bytes of keys
- *   per key and pass instead of 20; 8-bit digits, 16 keys a thread.
+ *   per key and pass instead of 20, at 05.2's 4-bit digits and 8 keys a thread.
  *
  * Steps of one pass: upsweep ("histogram", counts only), scan, downsweep
  * ("scatter": rank, reorder the tile, write runs).
  *
- * Run:  build/bin/05_warp_shuffle --verbose           (8-bit digits, 256 threads x 16 keys)
+ * Run:  build/bin/05_warp_shuffle --step 3 --verbose  (4-bit digits, 256 threads x 8 keys)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,12 +32,12 @@ enum { STEP_HISTOGRAM, STEP_SCAN, STEP_SCATTER };
 
 const stage_info STAGE = {
     .name = "05_warp_shuffle",
-    .title = "reduce-then-scan with an 8-bit warp multisplit",
+    .title = "reduce-then-scan with a warp multisplit",
     .needs_gpu = 1,
     .nsteps = 3,
     .step_name = {"histogram", "scan", "scatter"},
     .uses = USES_BITS | USES_BLOCK | USES_SCAN_BLOCK | USES_KPT | USES_SCAN,
-    .defaults = {.bits = 8, .block = 256, .scan_block = 256, .kpt = 16,
+    .defaults = {.bits = 4, .block = 256, .scan_block = 256, .kpt = 8,
                  .scan_variant = SCAN_HILLIS_STEELE},
     .range = {.bits = {1, 8}, .block = {32, 1024, 1}, .scan_block = {32, 1024, 1},
               .kpt = {1, MAX_KPT}},

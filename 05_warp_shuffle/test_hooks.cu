@@ -27,7 +27,7 @@ void s05_one_pass(const uint32_t *keys, size_t n, int shift, int width, const so
     uint32_t *d_dst = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);
 
     /* the steps of sort_pass, one at a time, each result downloaded */
-#if STEP == 3
+#if STEP >= 3
     {
         upsweep<<<c.tiles, o.block, bins * sizeof(uint32_t)>>>(d_src, n, shift, mask, o.kpt,
                                                                c.d_table);
@@ -89,7 +89,7 @@ void s05_block_scan(const uint32_t *in, uint32_t *out, uint32_t *totals, size_t 
     gpu_free(d_in);
 }
 
-#if STEP == 3
+#if STEP >= 3
 /* The downsweep's first half: load, rank; then each key's place goes out. */
 __global__ void tile_ranks_kernel(const uint32_t *keys, size_t n, int shift, int width, int kpt,
                                   uint32_t *places, uint32_t *counts)

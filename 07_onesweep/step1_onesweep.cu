@@ -2,7 +2,7 @@
  * 07_onesweep/step1_onesweep.cu - step 07.1: the single-pass sort of Adinets
  * & Merrill ("Onesweep", 2022), the design of CUB's radix sort.
  *
- * What changed since step 05.3 (the whole story: README.md)
+ * What changed since step 05.4 (the whole story: README.md)
  *   One histogram kernel counts the digits of every pass in one read of the
  *   keys; then each pass is one kernel: a block takes the next tile by ticket,
  *   ranks it (05.3's multisplit), and finds each digit's place by a chained
@@ -120,7 +120,7 @@ size_t stage_device_bytes(const sort_options *opt, size_t n)
 /* Device memory each step moves (L: a pass's look-back words, 2^k a tile):
  * histogram: the keys once, for every pass; scatter, every pass: the keys in
  * and out, L written twice (aggregate, prefix) and cleared for the next pass.
- * 4 + 8 bytes of keys a key and pass: 36 for 4 passes, against 05.3's 48. */
+ * 4 + 8 bytes of keys a key and pass: 36 for 4 passes, against 05.4's 48. */
 double stage_step_bytes(const sort_options *opt, size_t n, int step)
 {
     double passes = passes_for_bits(opt->bits), keys = 4.0 * (double)n;

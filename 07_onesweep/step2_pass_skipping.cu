@@ -117,7 +117,7 @@ size_t stage_device_bytes(const sort_options *opt, size_t n)
 /* Device memory each step moves (L: a pass's look-back words, 2^k a tile):
  * histogram: the keys once, for every pass; scatter, every pass: the keys in
  * and out, L written twice (aggregate, prefix) and cleared for the next pass.
- * 4 + 8 bytes of keys a key and pass: 36 for 4 passes, against 05.3's 48.
+ * 4 + 8 bytes of keys a key and pass: 36 for 4 passes, against 05.4's 48.
  * A skipped pass moves nothing; the model counts every pass. */
 double stage_step_bytes(const sort_options *opt, size_t n, int step)
 {

@@ -37,10 +37,12 @@ __device__ uint32_t scan_hillis_steele(uint32_t *s)
     __syncthreads(); /* the caller's writes to s are visible */
     uint32_t own = s[t];
     for (unsigned offset = 1; offset < blockDim.x; offset *= 2) {
+        /* LAB BEGIN hs_step: one step: read the value offset to the left (none: 0), all wait, add it to s[t], all wait */
         uint32_t left = t >= offset ? s[t - offset] : 0;
         __syncthreads();
         s[t] += left;
         __syncthreads();
+        /* LAB END hs_step */
     }
     uint32_t total = s[blockDim.x - 1];
     __syncthreads(); /* everyone has read the total before s changes */
@@ -67,8 +69,10 @@ __device__ uint32_t scan_blelloch(uint32_t *s, unsigned count)
     for (unsigned active = count / 2; active > 0; active /= 2) {
         __syncthreads();
         if (t < active) {
+            /* LAB BEGIN up_sweep: node t of this level: its right child's slot gains its left child's sum */
             unsigned left = offset * (2 * t + 1) - 1, right = offset * (2 * t + 2) - 1;
             s[PAD(right)] += s[PAD(left)];
+            /* LAB END up_sweep */
         }
         offset *= 2;
     }
@@ -83,10 +87,12 @@ __device__ uint32_t scan_blelloch(uint32_t *s, unsigned count)
         offset /= 2;
         __syncthreads();
         if (t < active) {
+            /* LAB BEGIN down_sweep: node t: the left child gets the node's prefix, the right child the prefix plus the left child's sum */
             unsigned left = offset * (2 * t + 1) - 1, right = offset * (2 * t + 2) - 1;
             uint32_t left_sum = s[PAD(left)];
             s[PAD(left)] = s[PAD(right)];
             s[PAD(right)] += left_sum;
+            /* LAB END down_sweep */
         }
     }
     __syncthreads();

@@ -334,11 +334,6 @@ int parse_sort_args(int argc, char **argv, const stage_info *stage, run_config *
         snprintf(err, errlen, "--block is read only in blocked mode: add --mode blocked");
         return -1;
     }
-    if (unused & USES_HIST) {
-        snprintf(err, errlen, "--hist picks the plain mode's histogram kernel; blocked mode "
-                              "counts each block's keys with its own");
-        return -1;
-    }
     return check_option_ranges(stage, &cfg->sort, err, errlen);
 }
 
@@ -346,11 +341,8 @@ unsigned sort_options_in_use(const stage_info *stage, const sort_options *opt)
 {
     unsigned uses = stage->uses;
     /* stage 01: --block is the blocked mode's keys per block */
-    if ((uses & USES_MODE) && opt->mode == MODE_PLAIN && !stage->needs_gpu)
+    if ((uses & USES_MODE) && opt->mode == MODE_PLAIN)
         uses &= ~(unsigned)USES_BLOCK;
-    /* stage 02: --hist picks the plain mode's histogram kernel */
-    if ((uses & USES_MODE) && opt->mode == MODE_BLOCKED)
-        uses &= ~(unsigned)USES_HIST;
     return uses;
 }
 
@@ -426,9 +418,8 @@ void print_sort_usage(FILE *f, const stage_info *stage)
                    "paper's layout) (default %s)\n", mode_name(d->mode));
     if (stage->uses & USES_BLOCK)
         fprintf(f, "  --block B         %s, %s (default %d)\n",
-                !stage->needs_gpu               ? "keys per block in blocked mode"
-                : (stage->uses & USES_MODE) ? "threads per block (blocked mode: and keys)"
-                                              : "threads per block of the histogram / sort kernels",
+                (stage->uses & USES_MODE) ? "keys per block in blocked mode"
+                                          : "threads per block of the histogram / sort kernels",
                 block, d->block);
     if (stage->uses & USES_SCAN_BLOCK)
         fprintf(f, "  --scan-block B    threads per block of the scan, %s (default %d)\n",

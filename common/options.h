@@ -61,8 +61,8 @@ int parse_sort_args(int argc, char **argv, const stage_info *stage, run_config *
                     size_t errlen);
 
 /* The USES_* bits of the options the stage reads with these settings (stage
- * 01 reads --block only in its blocked mode, stage 02 --hist only in its plain
- * mode); one given on the command line and not read is refused. */
+ * 01 reads --block only in its blocked mode); one given on the command line
+ * and not read is refused. */
 unsigned sort_options_in_use(const stage_info *stage, const sort_options *opt);
 
 /* 0 if every numeric option the stage reads lies in its declared range

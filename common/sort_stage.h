@@ -126,7 +126,7 @@ double stage_step_bytes(const sort_options *opt, size_t n, int step);
 int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n,
                const sort_options *opt, sort_report *rep, char *err, size_t errlen);
 
-/* A stage of several steps (stage 05: 05.1, 05.2, 05.3) keeps each step in a
+/* A stage of several steps (stage 05: 05.1 to 05.4) keeps each step in a
  * file of its own, each a whole stage as above, and builds them into one
  * program: the build renames each step's STAGE and functions stepK_... (so
  * that the files need not know), and the stage's steps.c lists them with

@@ -1,8 +1,10 @@
 /*
- * test_02_parallel_hist_scan.c - stage 02's building blocks against CPU
- * versions (every histogram kernel, every scan, at awkward sizes; blocked
- * mode's [digit][block] table), then the sort battery for every histogram
- * kernel x scan x digit width, and for blocked mode.  GPU.
+ * test_02_parallel_hist_scan.c - a step of stage 02 (STEP, 1 to 3: the Makefile
+ * builds test_02_parallel_hist_scan_K from this file for each step): the
+ * step's building blocks against CPU versions at awkward sizes - every
+ * histogram kernel (02.1, 02.2), every scan (02.2, 02.3), the [digit][block]
+ * table and the scatter a thread a block (02.3) - then the sort battery for
+ * each of the step's choices x digit width.  GPU.
  */
 #define _POSIX_C_SOURCE 200809L /* check.h: alarm, sigaction */
 #include <stdio.h>
@@ -18,6 +20,7 @@
 #include "scan_check.h"
 #include "test_util.h"
 
+#if STEP <= 2
 static void test_histograms(void)
 {
     const int block = 256;
@@ -58,7 +61,10 @@ static void test_histograms(void)
     CHECK_MSG(zeros, "the histogram of no keys is not all zeros");
 }
 
-/* Blocked mode's table: block b's count of digit d at [d * blocks + b]. */
+#endif
+
+#if STEP == 3
+/* The table: block b's count of digit d at [d * blocks + b]. */
 static void test_block_histograms(void)
 {
     const int blocks[] = {32, 256, 1024};
@@ -85,6 +91,47 @@ static void test_block_histograms(void)
         }
 }
 
+/* The scatter a thread a block, on a table scanned on the CPU, against the
+ * CPU's walk of the blocks: the same keys in the same places (stable). */
+static void test_block_scatter(void)
+{
+    const int blocks[] = {32, 256, 1024};
+    const int widths[] = {1, 6, 8};
+    for (int b = 0; b < 3; b++)
+        for (int w = 0; w < 3; w++) {
+            size_t block = (size_t)blocks[b], n = 37 * block + 11 + (size_t)w;
+            if (test_small && n > 5000)
+                n = 5 * block + 3;
+            size_t nblocks = (n + block - 1) / block, bins = (size_t)1 << widths[w];
+            int shift = 32 - widths[w] - w;
+            uint32_t *keys = alloc_u32(n), *table = alloc_u32(bins * nblocks);
+            uint32_t *got = alloc_u32(n), *expect = alloc_u32(n);
+            make_keys(keys, n, w == 1 ? DIST_FEW : DIST_UNIFORM, n + 1);
+            memset(table, 0, bins * nblocks * sizeof(uint32_t));
+            for (size_t i = 0; i < n; i++)
+                table[((keys[i] >> shift) & (bins - 1)) * nblocks + i / block]++;
+            uint32_t running = 0;
+            for (size_t e = 0; e < bins * nblocks; e++) {
+                uint32_t count = table[e];
+                table[e] = running;
+                running += count;
+            }
+            fill_garbage(got, n, 11);
+            s02_block_scatter(keys, got, n, shift, widths[w], blocks[b], table);
+            for (size_t i = 0; i < n; i++) /* the CPU's walk: table used up as keys land */
+                expect[table[((keys[i] >> shift) & (bins - 1)) * nblocks + i / block]++] = keys[i];
+            CHECK_MSG(memcmp(got, expect, n * sizeof(uint32_t)) == 0,
+                      "block scatter, block %d, width %d, n=%zu: the keys differ from the CPU's",
+                      blocks[b], widths[w], n);
+            free(keys);
+            free(table);
+            free(got);
+            free(expect);
+        }
+}
+#endif
+
+#if STEP >= 2
 static void test_scans(void)
 {
     const int blocks[] = {32, 64, 256, 1024};
@@ -129,12 +176,13 @@ static void time_scans(void)
     free(in);
     free(out);
 }
+#endif
 
 static void battery(sort_options opt, enum battery_depth depth)
 {
     char label[96];
-    snprintf(label, sizeof label, "mode=%s hist=%d scan=%d bits=%d block=%d",
-             mode_name(opt.mode), opt.hist_variant, opt.scan_variant, opt.bits, opt.block);
+    snprintf(label, sizeof label, "hist=%d scan=%d bits=%d block=%d", opt.hist_variant,
+             opt.scan_variant, opt.bits, opt.block);
     if (!test_group(label))
         return;
     opt.poison = test_poison;
@@ -142,40 +190,37 @@ static void battery(sort_options opt, enum battery_depth depth)
     CHECK_MSG(r.failures == 0, "%s: %d of %d sorts failed", label, r.failures, r.sorts);
 }
 
-/* The full battery on the defaults; every histogram kernel x scan x digit
- * width on the quick one.  Under the sanitizer (--small): every kernel pair at
- * 4 bits, and widths 1 and 8 on the defaults. */
+/* The full battery on the defaults; every choice of the step x digit width on
+ * the quick one: 02.1 every histogram kernel, 02.2 every kernel x scan, 02.3
+ * every scan x block size.  Under the sanitizer (--small): 4 bits, and widths
+ * 1 and 8 on the defaults. */
 static void test_sorts(void)
 {
     sort_options opt = STAGE.defaults;
     battery(opt, BATTERY_SWEEP);
-    for (int hist = 1; hist <= 3; hist++) {
-        for (int scan = SCAN_HILLIS_STEELE; scan <= SCAN_BLELLOCH; scan++) {
-            for (int bits = 1; bits <= 8; bits++) {
-                int is_default = hist == STAGE.defaults.hist_variant &&
-                                 scan == STAGE.defaults.scan_variant;
-                if (test_small && bits != 4 && !(is_default && (bits == 1 || bits == 8)))
-                    continue;
-                opt = STAGE.defaults;
-                opt.hist_variant = hist;
-                opt.scan_variant = scan;
-                opt.bits = bits;
-                battery(opt, BATTERY_QUICK);
-            }
-        }
-    }
-    /* blocked mode: digit widths and block sizes (a key per thread) */
-    const int widths[] = {1, 4, 6, 8};
-    for (int w = 0; w < 4; w++)
-        for (int block = 32; block <= 1024; block *= 4) {
-            if (test_small && !(widths[w] == 6 && block == 128))
-                continue;
-            opt = STAGE.defaults;
-            opt.mode = MODE_BLOCKED;
-            opt.bits = widths[w];
-            opt.block = block;
-            battery(opt, block == 128 && widths[w] == 6 ? BATTERY_SIZES : BATTERY_QUICK);
-        }
+#if STEP <= 2
+    const int kernels = 3, scans = STEP == 1 ? 1 : 2, blocks = 1;
+#else
+    const int kernels = 1, scans = 2, blocks = 3;
+#endif
+    for (int hist = 1; hist <= kernels; hist++)
+        for (int scan = 1; scan <= scans; scan++)
+            for (int b = 0; b < blocks; b++)
+                for (int bits = 1; bits <= 8; bits++) {
+                    opt = STAGE.defaults;
+                    if (kernels > 1)
+                        opt.hist_variant = hist;
+                    if (scans > 1)
+                        opt.scan_variant = scan == 1 ? SCAN_HILLIS_STEELE : SCAN_BLELLOCH;
+                    if (blocks > 1)
+                        opt.block = 32 << (2 * b); /* 32, 128, 512 */
+                    int is_default = opt.hist_variant == STAGE.defaults.hist_variant &&
+                                     opt.scan_variant == STAGE.defaults.scan_variant &&
+                                     opt.block == STAGE.defaults.block;
+                    if (test_small && bits != 4 && !(is_default && (bits == 1 || bits == 8)))
+                        continue;
+                    battery(opt, STEP == 3 && bits == 6 && b == 1 ? BATTERY_SIZES : BATTERY_QUICK);
+                }
 }
 
 static void test_option_checks(void)
@@ -187,9 +232,17 @@ static void test_option_checks(void)
     opt = STAGE.defaults;
     opt.block = 100;
     CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 && strstr(err, "powers of two"));
+#if STEP >= 2
     opt = STAGE.defaults;
     opt.scan_block = 2048;
     CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 && strstr(err, "--scan-block"));
+#endif
+#if STEP == 3
+    opt = STAGE.defaults; /* 2^8 x 2^26 counters: past the table's limit */
+    opt.bits = 8;
+    opt.block = 32;
+    CHECK(stage_check_options(&opt, (size_t)1 << 31, err, sizeof err) != 0 && strstr(err, "table"));
+#endif
     opt = STAGE.defaults;
     opt.block = 16;
     CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0);
@@ -202,11 +255,20 @@ int main(int argc, char **argv)
     parse_test_args(argc, argv);
     REQUIRE_GPU();
     TEST_GROUP(test_option_checks);
+#if STEP <= 2
     TEST_GROUP(test_histograms);
+#endif
+#if STEP == 3
     TEST_GROUP(test_block_histograms);
+    TEST_GROUP(test_block_scatter);
+#endif
+#if STEP >= 2
     TEST_GROUP(test_scans);
-    if (!test_small)
+    if (!test_small && STEP == 2)
         TEST_GROUP(time_scans);
+#endif
     test_sorts(); /* batteries: a group each */
-    return check_summary("test_02_parallel_hist_scan");
+    char name[64];
+    snprintf(name, sizeof name, "test_02_parallel_hist_scan_%d", STEP);
+    return check_summary(name);
 }

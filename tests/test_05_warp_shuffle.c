@@ -5,7 +5,7 @@
  *   - the warp-shuffle block scan against a CPU scan, every block size;
  *   - steps 1 and 2: one pass, kernel by kernel, as in stage 04's test (a
  *     block of 32 threads is one warp's split);
- *   - step 3: the multisplit's ranks of each tile against a CPU stable counting
+ *   - steps 3 and 4: the multisplit's ranks of each tile against a CPU stable counting
  *     sort by digit (places and counts), all keys equal and few values
  *     included; one pass: the upsweep's table against a CPU count, its scan,
  *     the downsweep's output against a stable sort by digit;
@@ -99,7 +99,7 @@ static void test_one_pass(int block, int kpt, int width, size_t n, key_dist dist
     const char *what[] = {"local sort", "histogram table", "run starts", "scanned table",
                           "scatter"};
     for (int s = 0; s < 5; s++) {
-        if (STEP == 3 && (s == 0 || s == 2))
+        if (STEP >= 3 && (s == 0 || s == 2))
             continue; /* the multisplit has no local sort and no run starts */
         size_t i = first_difference(g[s], e[s], len[s]);
         CHECK_MSG(i == len[s],
@@ -143,9 +143,9 @@ static void test_steps(void)
         }
 }
 
-/* ---- the multisplit's ranks of a tile (step 3) --------------------------------- */
+/* ---- the multisplit's ranks of a tile (steps 3, 4) ----------------------------- */
 
-#if STEP == 3
+#if STEP >= 3
 
 /* Each tile stably sorted by digit on the CPU: the place of every key in its
  * tile, and each tile's count of each digit (the padding of a partial last
@@ -254,11 +254,11 @@ static void test_sorts(void)
                 continue;
             battery(opt, BATTERY_QUICK);
         }
-    for (int block = STEP == 3 ? 256 : 32; block <= 1024; block *= 2) {
+    for (int block = STEP >= 3 ? 256 : 32; block <= 1024; block *= 2) {
         if (test_small && block != 512)
             continue;
         /* 1024 threads x 4 keys: the multisplit's 32 warp counters do not fit */
-        int kpt = STEP == 3 && block == 1024 ? 2 : 4;
+        int kpt = STEP >= 3 && block == 1024 ? 2 : 4;
         sort_options opt = options(block, kpt);
         opt.scan_block = 1024 / block * 32 > 1024 ? 1024 : 1024 / block * 32;
         opt.scan_variant = block == 512 ? SCAN_BLELLOCH : SCAN_HILLIS_STEELE;
@@ -275,7 +275,7 @@ static void test_option_checks(void)
     opt = options(128, 4); /* 256 digits, 128 threads: the multisplit needs a thread per digit */
     opt.bits = 8;
     CHECK_MSG((check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 &&
-               strstr(err, "a thread per digit")) == (STEP == 3),
+               strstr(err, "a thread per digit")) == (STEP >= 3),
               "message was: %s", err);
     opt.bits = 7;
     CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) == 0);
@@ -288,18 +288,19 @@ static void test_option_checks(void)
     CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) == 0);
 }
 
-/* The bytes model behind GB/s and % of copy, at the step's defaults: the
- * header's 48 bytes of keys per key for the multisplit (4 passes x 12), 160 for
- * the splits at stage 04's 4 bits (8 x 20), plus the [digit][tile] tables: 6
- * bytes per key for 256 digits and 4096-key tiles, 2 for 16 digits and
- * 2048-key tiles. */
+/* The bytes model behind GB/s and % of copy, at the step's defaults: 48 bytes
+ * of keys per key for the multisplit at 8 bits (4 passes x 12), 96 at stage
+ * 04's 4 bits (8 x 12), 160 for the splits at 4 bits (8 x 20), plus the
+ * [digit][tile] tables: 6 bytes per key for 256 digits and 4096-key tiles, 2
+ * for 16 digits and 2048-key tiles. */
 static void test_bytes_model(void)
 {
     const size_t n = ((size_t)1 << 24) + 1;
     double bytes = 0;
     for (int step = 0; step < STAGE.nsteps; step++)
         bytes += stage_step_bytes(&STAGE.defaults, n, step);
-    double keys = STEP == 3 ? 48.0 : 160.0, most = STEP == 3 ? 56.0 : 163.0;
+    double keys = STEP == 4 ? 48.0 : STEP == 3 ? 96.0 : 160.0;
+    double most = STEP == 4 ? 56.0 : STEP == 3 ? 99.0 : 163.0;
     CHECK_MSG(bytes >= keys * n && bytes < most * n, "step %d: %.2f B/key", STEP, bytes / n);
 }
 
@@ -311,7 +312,7 @@ int main(int argc, char **argv)
     REQUIRE_GPU();
     TEST_GROUP(test_block_scan);
     TEST_GROUP(test_steps);
-#if STEP == 3
+#if STEP >= 3
     TEST_GROUP(test_tile_ranks);
 #endif
     test_sorts(); /* batteries: a group each */

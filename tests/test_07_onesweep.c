@@ -1,6 +1,6 @@
 /*
  * test_07_onesweep.c - one of stage 07's steps against the reference, and what
- * it adds to stage 05.3 checked on its own.  GPU.  Built once per step
+ * it adds to stage 05.4 checked on its own.  GPU.  Built once per step
  * (-DSTEP=K: build/tests/test_07_onesweep_K, linked with step K's file).
  *   - the option rules and the bytes model (36 bytes of keys a key);
  *   - the histogram step against CPU counts and scans, every pass;

@@ -14,11 +14,12 @@ expect_error "1..8" --bits 9
 expect_error "32..1024, powers of two" --block 33
 expect_error "32..1024, powers of two" --scan-block 33
 expect_error "--kpt 17" --kpt 17
-expect_error "--step 4: 05_warp_shuffle accepts 1..3" --step 4
+expect_error "--step 5: 05_warp_shuffle accepts 1..4" --step 5
 expect_error "--step 'x'" --step x
 expect_error "--step needs a value" --step
 expect_error "picks its ranking with --step" --rank split
 expect_error "a thread per digit" --block 128
+expect_error "a thread per digit" --step 3 --bits 8 --block 128
 expect_error "a thread per digit" --step=3 --bits 7 --block 64
 expect_error "shared memory" --block 1024 --kpt 16
 expect_error "shared memory" --step 1 --block 1024 --kpt 16
@@ -28,6 +29,7 @@ expect_accepted -n 1000 --runs 1 --step 1 --kpt 1 --no-cub
 expect_accepted -n 1000 --runs 1 --step 1 --bits 8 --block 128 --no-cub
 expect_accepted -n 1000 --runs 1 --step=2 --kpt=3 --block 32 --no-cub
 expect_accepted -n 1000 --runs 1 --step 3 --bits 7 --block 128 --scan blelloch --no-cub
+expect_accepted -n 1000 --runs 1 --step 3 --no-cub
 expect_accepted -n 1000 --runs 1 --bits 7 --block 128 --no-cub
 # what is sorted: u32 keys ascending by all bits only, here
 expect_error "--pairs is not an option of 05_warp_shuffle" --pairs

@@ -22,8 +22,8 @@ first_lines() { m diff FROM="$1" TO="$2" 2>/dev/null | head -n 2 | paste -sd' ' 
 check_that "make diff FROM=04 TO=05 is 04 -> 05.1 ($(first_lines 04 05))" \
     test "$(first_lines 04 05)" = "--- 04_paper_local_sort/radix_sort.cu +++ 05_warp_shuffle/step1_shuffle_scan.cu"
 check_that "make diff FROM=4 TO=5: leading zeros optional" test "$(first_lines 4 5)" = "$(first_lines 04 05)"
-check_that "make diff FROM=05 TO=07 is 05.3 -> 07.1 ($(first_lines 05 07))" \
-    test "$(first_lines 05 07)" = "--- 05_warp_shuffle/step3_multisplit.cu +++ 07_onesweep/step1_onesweep.cu"
+check_that "make diff FROM=05 TO=07 is 05.4 -> 07.1 ($(first_lines 05 07))" \
+    test "$(first_lines 05 07)" = "--- 05_warp_shuffle/step4_wide_digits.cu +++ 07_onesweep/step1_onesweep.cu"
 check_that "make diff FROM=06 TO=06 is 06.10 -> 06.1" \
     test "$(first_lines 06 06)" = "--- 06_nn_histogram/v10_tuned.cu +++ 06_nn_histogram/v1_report.cu"
 tools/diff.sh 08 04 >/dev/null 2>"$tmp/err" # make adds a line of its own, "Error 1"

@@ -7,20 +7,21 @@
 # a student's or an instructor's runs never overwrite the course's reference results.
 #
 # SETs (default: all of them):
-#   stages    every step of every sort stage at its defaults (05: 05.1, 05.2, 05.3),
-#             2^24+1 and 2^28 keys (stage 01: 2^24+1
-#             only; stages 01 and 02 at 2^24+1: 9 runs, their CPU time varies; stage 02 at
-#             2^28: one timed run, its host scatter takes seconds)
+#   stages    every step of every sort stage at its defaults (02: 02.1, 02.2, 02.3; 05:
+#             05.1 to 05.4 ...), 2^24+1 and 2^28 keys (stage 01: 2^24+1
+#             only; stages 01 and 02 at 2^24+1: 9 runs, their CPU time varies; 02.1 and
+#             02.2 at 2^28: one timed run, their host scatter takes seconds)
 #   thrust    thrust::sort beside CUB: each GPU sort stage's last step at 2^24+1 and 2^28
 #             with --thrust (not in the default sets); thrust.csv
 #   sizes     every GPU stage at 2^10, 2^12 .. 2^28 keys with CUB (stage 02 up to 2^24): how
 #             cost grows with n (not in the default sets: about 4 minutes on an H100)
 #   sweep01   stage 01: digit widths 1..8, 11, 16, plain and blocked mode
-#   sweep02   stage 02: every histogram kernel x scan, digit widths 1..8, blocked mode
+#   sweep02   stage 02: every histogram kernel x scan (02.2), digit widths 1..8 (02.2), the
+#             table's digit widths and block sizes (02.3)
 #   sweep03   stage 03: block sizes and scan variants
 #   sweep04   stage 04: digit widths, block sizes, scan block sizes, keys per thread, scans
-#   sweep05   stage 05: what bought what (stage 04, 05.1, 05.2, then 05.3 with one of its
-#             changes at a time), steps x digit width, keys per thread, block and scan
+#   sweep05   stage 05: what bought what (stage 04, 05.1, 05.2, 05.3, then 05.4 with one
+#             of its changes at a time), steps x digit width, keys per thread, block and scan
 #             block sizes, every distribution against CUB, and course report 001's v6/v7
 #             (stage 04, 05.1 and 05.2 at --bits 4 --kpt 1 and 2)
 #   sweep07   stage 07: each step at 2^24+1 and 2^28 with CUB (steps); what users sort
@@ -51,7 +52,8 @@
 # <csv>.tmp first, and a failed set leaves the committed file as it was (its
 # rows are kept in <csv>.failed to look at).  The exit status is non-zero if a
 # set failed.
-# BENCH_RUNS (default 5) sets --runs.
+# BENCH_RUNS (default 5) sets --runs.  BENCH_STAGES="02_parallel_hist_scan 03_split_k1"
+# limits the sets stages, thrust and sizes to those stages (default: every sort stage).
 set -u
 bin_dir=$1; shift
 sets=("$@")
@@ -134,6 +136,9 @@ finish_set() {
 sort_stages=$(ls -d [0-9][0-9]_*/ 2>/dev/null | tr -d / | while read -r s; do
     [ -f "$s/radix_sort.c" ] || [ -f "$s/radix_sort.cu" ] || ls "$s"/step1_*.cu >/dev/null 2>&1 &&
         echo "$s"; done)
+if [ -n "${BENCH_STAGES:-}" ]; then
+    sort_stages=$(for s in $sort_stages; do case " $BENCH_STAGES " in *" $s "*) echo "$s" ;; esac; done)
+fi
 . tools/steps-lib.sh # stage_step_args
 
 for set in "${sets[@]+"${sets[@]}"}"; do
@@ -141,7 +146,7 @@ for set in "${sets[@]+"${sets[@]}"}"; do
     set_ok=1
     case $set in
     stages)
-        # every step of every sort stage at its defaults (05: 05.1, 05.2, 05.3)
+        # every step of every sort stage at its defaults (05: 05.1 to 05.4)
         begin "$out_dir/stages.csv"
         for s in $sort_stages; do
             while read -r step; do
@@ -151,7 +156,9 @@ for set in "${sets[@]+"${sets[@]}"}"; do
                 esac
                 case $s in
                     01_sequential) ;;                                 # minutes per run at 2^28
-                    02_parallel_hist_scan) run "$csv" "$s" $step -n 268435456 --runs 1 ;;
+                    02_parallel_hist_scan) # the host scatter of 02.1 and 02.2 takes seconds
+                        if [ "$step" = "--step 3" ]; then run "$csv" "$s" $step -n 268435456
+                        else run "$csv" "$s" $step -n 268435456 --runs 1; fi ;;
                     *) run "$csv" "$s" $step -n 268435456 ;;
                 esac
             done < <(stage_step_args "$s")
@@ -183,12 +190,13 @@ for set in "${sets[@]+"${sets[@]}"}"; do
     sweep02)
         begin "$out_dir/sweep02_kernels.csv"
         for h in 1 2 3; do for sc in hillis-steele blelloch; do
-            run "$csv" 02_parallel_hist_scan --hist "$h" --scan "$sc" --no-cub; done; done
+            run "$csv" 02_parallel_hist_scan --step 2 --hist "$h" --scan "$sc" --no-cub; done; done
         begin "$out_dir/sweep02_bits.csv"
-        for b in 1 2 3 4 5 6 7 8; do run "$csv" 02_parallel_hist_scan --bits "$b" --no-cub; done
-        # blocked mode: course report 001's v2 (GPU per-block histograms and scan, host scatter)
-        begin "$out_dir/sweep02_blocked.csv"
-        for b in 4 6 8; do run "$csv" 02_parallel_hist_scan --mode blocked --bits "$b" --no-cub; done ;;
+        for b in 1 2 3 4 5 6 7 8; do run "$csv" 02_parallel_hist_scan --step 2 --bits "$b" --no-cub; done
+        # 02.3: the [digit][block] table, course report 000's level 1 (a thread a block)
+        begin "$out_dir/sweep02_table.csv"
+        for b in 4 6 8; do for bl in 64 256 1024; do
+            run "$csv" 02_parallel_hist_scan --step 3 --bits "$b" --block "$bl" --no-cub; done; done ;;
     sweep03)
         begin "$out_dir/sweep03_blocks.csv"
         for sc in hillis-steele blelloch; do for bl in 32 64 128 256 512 1024; do
@@ -206,19 +214,19 @@ for set in "${sets[@]+"${sets[@]}"}"; do
     sweep05)
         # what bought what, 2^24+1 keys: stage 04, then one change at a time - the shuffle
         # scan (05.1), the ballot split (05.2), the multisplit at stage 04's 4 bits and 8 keys
-        # a thread (05.3), then its 8-bit digits, then its 16 keys a thread (05.3's defaults)
+        # a thread (05.3), then 05.4's 8-bit digits, then its 16 keys a thread (05.4)
         begin "$out_dir/sweep05_steps.csv"
         run "$csv" 04_paper_local_sort --no-cub
         run "$csv" 05_warp_shuffle --step 1 --no-cub
         run "$csv" 05_warp_shuffle --step 2 --no-cub
-        run "$csv" 05_warp_shuffle --step 3 --bits 4 --kpt 8 --no-cub
-        run "$csv" 05_warp_shuffle --step 3 --bits 8 --kpt 8 --no-cub
         run "$csv" 05_warp_shuffle --step 3 --no-cub
-        # the steps x digit widths: 05.1 and 05.2 at stage 04's 8 keys per thread, 05.3 at 16
+        run "$csv" 05_warp_shuffle --step 4 --kpt 8 --no-cub
+        run "$csv" 05_warp_shuffle --step 4 --no-cub
+        # the steps x digit widths: 05.1 and 05.2 at stage 04's 8 keys per thread, 05.4 at 16
         begin "$out_dir/sweep05_bits.csv"
         for k in 1 2; do for b in 1 2 4 8; do
             run "$csv" 05_warp_shuffle --step "$k" --bits "$b" --no-cub; done; done
-        for b in 4 5 6 7 8; do run "$csv" 05_warp_shuffle --step 3 --bits "$b" --no-cub; done
+        for b in 4 5 6 7 8; do run "$csv" 05_warp_shuffle --step 4 --bits "$b" --no-cub; done
         begin "$out_dir/sweep05_kpt.csv"
         for k in 1 2 4 8 12 16; do run "$csv" 05_warp_shuffle --kpt "$k" --no-cub; done
         begin "$out_dir/sweep05_block.csv" # the same 2048-key tiles, cut among more or fewer threads

@@ -28,6 +28,8 @@
 #     ab        tools/ab-compare.sh: AB_BASELINE (a binary built from an earlier commit,
 #               carried to the machine) against build/bin/$AB_STAGE (default 07_onesweep),
 #               AB_ROUNDS turns each (default 5), with AB_ARGS (default -n 268435456)
+#     lab       tools/lab-experiments.sh $LAB_EXPERIMENTS (names, default 02-gpuscatter): the
+#               measurements behind the lab answers that change the code, logs in $OUT/lab
 #     scout06   stage 06 at a tenth of the full size (1,000 queries), K = 5 and 5000,
 #               every version: what the full-size runs of `bench` with nn06 will cost
 set -u
@@ -99,6 +101,10 @@ for part in "${parts[@]}"; do
             >"$OUT/ab.log" 2>&1
         rc=$?
         note "ab: exit $rc"; tail -n 3 "$OUT/ab.log" | tee -a "$summary" ;;
+    lab)
+        OUT=$OUT/lab tools/lab-experiments.sh ${LAB_EXPERIMENTS:-02-gpuscatter} >"$OUT/lab.log" 2>&1
+        rc=$?
+        note "lab: exit $rc (${LAB_EXPERIMENTS:-02-gpuscatter})" ;;
     scout06)
         rc=0
         for k in 5 5000; do

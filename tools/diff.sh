@@ -4,7 +4,7 @@
 # one step's file includes and the other's not: new code a step brings whole, to read whole.
 # A step is named by its id, leading zeros optional: 4 or 04, 5.1 or 05.1, 6.3 or 06.3.
 # A stage of several steps named by its number alone stands for its last step as FROM and
-# its first as TO: FROM=04 TO=05 is 04 -> 05.1, FROM=05 TO=07 is 05.3 -> 07.1.
+# its first as TO: FROM=04 TO=05 is 04 -> 05.1, FROM=05 TO=07 is 05.4 -> 07.1.
 # Any two steps may be diffed, across stages too (the diff is then not one lesson).
 # diff.sh --nn06 FROM TO - `make diff06 FROM=3 TO=4`: the same for versions of stage 06
 # (step 06.N is version N; 06.3 or 6.3 is accepted too).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # expected-ranges.sh [OUT] - the instructor's expected results (INSTRUCTOR.md): from the
 # stages.csv of each GPU below, every step's time as a multiple of CUB's (vs_cub) and of
-# the step before it on the course's path (vs_previous: 05.1 after 04, 07.1 after 05.3),
+# the step before it on the course's path (vs_previous: 05.1 after 04, 07.1 after 05.4),
 # at 2^24+1 and 2^28 keys, one column per GPU, and the range the GPUs span.  Ratios,
 # not milliseconds: they are what travels from one GPU to another.  Writes OUT (default
 # results/expected_ranges.csv); `make tables` runs it, tests/test_docs.sh checks it is current.

@@ -20,11 +20,11 @@
 #                (tools/lab-patches/04_atomic_histogram.cu): its test program, then the
 #                default sort at 2^24+1 and 2^28 keys, as built and changed
 #   04-bits8     stage 04, lab 5: 8-bit digits with larger tiles (--kpt 16 --block 512)
-#   02-gpuscatter  stage 02's blocked mode with its scatter on the GPU
-#                (tools/lab-patches/02_gpu_block_scatter.cu), the course reports' three
-#                ways: report 000's level 1 (a thread walks a block), report 003's versions
-#                2 (a thread a key, its rank by a loop) and 3 (each block counting-sorted in
-#                shared memory first); 4 and 6 bits, 2^24+1 keys, every run checked
+#   02-gpuscatter  step 02.3's scatter on the GPU (tools/lab-patches/02_gpu_block_scatter.cu),
+#                the course reports' three ways: report 000's level 1 (a thread walks a
+#                block: the step's own, "blocks"), report 003's versions 2 (a thread a
+#                key, its rank by a loop) and 3 (each block counting-sorted in shared
+#                memory first); 4 and 6 bits, 2^24+1 keys, every run checked
 #   04-tinyblocks  stage 04 with --block and --scan-block down to 2 (course report 001 swept
 #                2 to 256): the stage's range opened to 2 in a copy; 4-bit digits, 2 keys
 #                a thread, Hillis-Steele, every run checked
@@ -174,23 +174,19 @@ for name in "$@"; do
         } >"$log" 2>&1 ;;
     02-gpuscatter)
         {
-            echo "# $name $(date -u +%FT%TZ): blocked mode's scatter on the GPU, the course reports' three ways"
+            echo "# $name $(date -u +%FT%TZ): step 02.3's scatter on the GPU, the course reports' three ways"
             copy gpuscatter
-            f=$scratch/gpuscatter/02_parallel_hist_scan/radix_sort.cu
+            f=$scratch/gpuscatter/02_parallel_hist_scan/step3_block_table.cu
             replace_function "$f" '^static void sort_pass\\(' tools/lab-patches/02_gpu_block_scatter.cu
             make -s -C "$scratch/gpuscatter" build/bin/02_parallel_hist_scan >/dev/null 2>"$scratch/gpuscatter.err" ||
                 { echo "  build failed:"; head -n 5 "$scratch/gpuscatter.err"; }
-            make -s build/bin/02_parallel_hist_scan >/dev/null
             # 4-bit and 6-bit digits, 256 keys a block (the reports' shapes), every run checked
             for bits in 4 6; do
-                a="--mode blocked --bits $bits --block 256 -n 16777217"
-                echo "--- as built (host scatter): 02_parallel_hist_scan $a --runs 3"
-                build/bin/02_parallel_hist_scan $a --runs 3 | grep -E '^  (histogram|scan|transfer|scatter) |^RESULT' |
-                    sed "s/^RESULT /RESULT lab_scatter=host /"
-                for v in serial loop localsort; do
+                a="--step 3 --bits $bits --block 256 -n 16777217"
+                for v in blocks loop localsort; do
                     echo "--- LAB_SCATTER=$v 02_parallel_hist_scan $a --runs 3"
                     LAB_SCATTER=$v "$scratch/gpuscatter/build/bin/02_parallel_hist_scan" $a --runs 3 |
-                        grep -E '^  (histogram|scan|transfer|scatter) |^RESULT' | sed "s/^RESULT /RESULT lab_scatter=$v /"
+                        grep -E '^  (histogram|scan|scatter) |^RESULT' | sed "s/^RESULT /RESULT lab_scatter=$v /"
                 done
             done
         } >"$log" 2>&1 ;;

@@ -149,7 +149,7 @@ for dir in "${dirs[@]}"; do
         kpt sort_ms scan "keys per thread" "sort (ms)" "" x
     lines "$r/sweep05_bits.csv" sweep05_bits "Stage 05: each step and the digit width" \
         bits sort_ms step "digit width (bits)" "sort (ms)" "" y "" "step "
-    lines "$r/sweep05_kpt.csv" sweep05_kpt "Step 05.3 (multisplit, 8 bits): keys per thread" \
+    lines "$r/sweep05_kpt.csv" sweep05_kpt "Step 05.4 (multisplit, 8 bits): keys per thread" \
         kpt sort_ms stage "keys per thread" "sort (ms)" "" xy
     bars "$r/sweep07_steps.csv" sweep07_steps "Stage 07: each step, and CUB on the same keys" step \
         "sort (ms, log scale)" "2^24+1_keys:n=16777217:sort_ms 2^28_keys:n=268435456:sort_ms CUB,_2^24+1:n=16777217:cub_ms CUB,_2^28:n=268435456:cub_ms"

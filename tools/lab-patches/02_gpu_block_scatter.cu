@@ -1,31 +1,15 @@
-/* Lab experiment 02-gpuscatter (tools/lab-experiments.sh): the scatter of blocked mode
- * on the GPU, as the course reports built it, in place of stage 02's host scatter.  The
- * table is already scanned on the device (c->d_hist); each pass scatters from the
- * device keys into a device buffer.  LAB_SCATTER chooses the report's version:
- *   serial     report 000's level 1: one thread a block of keys, walking it in order
- *              (parallel across blocks, sequential within one)
+/* Lab experiment 02-gpuscatter (tools/lab-experiments.sh): step 02.3's scatter, a thread
+ * a block of keys (course report 000's level 1), against the two other ways report 003
+ * built it; this sort_pass replaces step 02.3's.  LAB_SCATTER chooses:
  *   loop       report 003's version 2: a thread a key, its rank among its block's keys of
  *              its digit found by a loop over the keys before it
  *   localsort  report 003's version 3: each block sorts its keys by digit in shared
  *              memory first (a key's place: the block's keys of a smaller digit, and
  *              those of its digit before it, counted by loops), then a thread a key finds
  *              its rank by walking back to the start of its digit's run
- * The keys go back to the host after the last pass only (the "transfer" step). */
+ * Any other value (or none): the step's own scatter_blocks. */
 #include <stdlib.h>
 #include <string.h>
-
-__global__ void scatter_serial(const uint32_t *src, uint32_t *dst, size_t n, int shift,
-                               uint32_t mask, int block, size_t nblocks, uint32_t *table)
-{
-    size_t b = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (b >= nblocks)
-        return;
-    size_t end = (b + 1) * (size_t)block < n ? (b + 1) * (size_t)block : n;
-    for (size_t i = b * (size_t)block; i < end; i++) {
-        uint32_t key = src[i];
-        dst[table[((key >> shift) & mask) * nblocks + b]++] = key;
-    }
-}
 
 /* one CUDA block a block of keys, a thread a key */
 __global__ void scatter_loop(const uint32_t *src, uint32_t *dst, size_t n, int shift,
@@ -77,49 +61,34 @@ __global__ void scatter_walk_back(const uint32_t *sorted, uint32_t *dst, size_t 
     dst[table[d * nblocks + blockIdx.x] + rank] = key;
 }
 
-static void sort_pass(sort_context *c, const uint32_t *src, uint32_t *dst, int pass, int shift,
-                      int width, int last)
+static void sort_pass(sort_context *c, const uint32_t *d_src, uint32_t *d_dst, int pass,
+                      int shift, int width)
 {
-    /* the host scatters and the plain histogram are not used here */
-    (void)src, (void)&scatter, (void)&block_scatter, (void)&gpu_histogram;
-    static uint32_t *d_out = NULL;
-    static size_t d_out_n = 0;
     const sort_options *opt = c->opt;
     uint32_t mask = (1u << width) - 1;
-    size_t nbins = (size_t)mask + 1;
-    size_t nblocks = table_blocks(opt, c->n);
-    const char *variant = getenv("LAB_SCATTER") ? getenv("LAB_SCATTER") : "serial";
+    size_t nbins = (size_t)mask + 1, nblocks = c->nblocks;
+    const char *variant = getenv("LAB_SCATTER") ? getenv("LAB_SCATTER") : "";
 
-    if (d_out_n < c->n) { /* once: the first (warm-up) run pays for it */
-        if (d_out)
-            CUDA_CHECK(cudaFree(d_out));
-        CUDA_CHECK(cudaMalloc(&d_out, c->n * sizeof(uint32_t)));
-        d_out_n = c->n;
-    }
-    gpu_block_histograms(c->d_keys, c->n, shift, width, opt->block, c->d_hist);
+    histogram_blocks<<<nblocks, opt->block, nbins * sizeof(uint32_t)>>>(d_src, c->n, shift,
+                                                                        mask, c->d_table);
+    CUDA_CHECK_LAUNCH();
     step_timer_mark(&c->timer, pass, STEP_HISTOGRAM);
-    gpu_exclusive_scan(c->d_hist, c->d_hist, nbins * nblocks, &c->scan, 0);
+    gpu_exclusive_scan(c->d_table, c->d_table, nbins * nblocks, &c->scan, 0);
     step_timer_mark(&c->timer, pass, STEP_SCAN);
-
-    if (c->n > 0) {
-        if (!strcmp(variant, "loop")) {
-            scatter_loop<<<(unsigned)nblocks, opt->block>>>(c->d_keys, d_out, c->n, shift, mask,
-                                                             nblocks, c->d_hist);
-        } else if (!strcmp(variant, "localsort")) {
-            local_counting_sort<<<(unsigned)nblocks, opt->block, opt->block * sizeof(uint32_t)>>>(
-                c->d_keys, c->n, shift, mask);
-            CUDA_CHECK_LAUNCH();
-            scatter_walk_back<<<(unsigned)nblocks, opt->block>>>(c->d_keys, d_out, c->n, shift,
-                                                                  mask, nblocks, c->d_hist);
-        } else {
-            scatter_serial<<<(unsigned)((nblocks + 255) / 256), 256>>>(
-                c->d_keys, d_out, c->n, shift, mask, opt->block, nblocks, c->d_hist);
-        }
+    if (!strcmp(variant, "loop")) {
+        scatter_loop<<<(unsigned)nblocks, opt->block>>>(d_src, d_dst, c->n, shift, mask, nblocks,
+                                                         c->d_table);
+    } else if (!strcmp(variant, "localsort")) { /* sorts d_src's blocks in place: the pass
+                                                    leaves d_src for the next anyway */
+        local_counting_sort<<<(unsigned)nblocks, opt->block, opt->block * sizeof(uint32_t)>>>(
+            (uint32_t *)d_src, c->n, shift, mask);
         CUDA_CHECK_LAUNCH();
+        scatter_walk_back<<<(unsigned)nblocks, opt->block>>>(d_src, d_dst, c->n, shift, mask,
+                                                              nblocks, c->d_table);
+    } else {
+        scatter_blocks<<<blocks_for(nblocks, opt->block), opt->block>>>(
+            d_src, d_dst, c->n, shift, mask, opt->block, nblocks, c->d_table);
     }
+    CUDA_CHECK_LAUNCH();
     step_timer_mark(&c->timer, pass, STEP_SCATTER);
-    CUDA_CHECK(cudaMemcpy(c->d_keys, d_out, c->n * sizeof(uint32_t), cudaMemcpyDeviceToDevice));
-    if (last)
-        CUDA_CHECK(cudaMemcpy(dst, d_out, c->n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    step_timer_mark(&c->timer, pass, STEP_TRANSFER);
 }

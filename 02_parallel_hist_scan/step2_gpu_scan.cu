@@ -1,17 +1,16 @@
 /*
- * 02_parallel_hist_scan/radix_sort.cu - histogram and scan on the GPU, scatter
- * still sequential on the CPU.
+ * 02_parallel_hist_scan/step2_gpu_scan.cu - step 02.2: the scan of the counts
+ * on the GPU too.
  *
- * What changed since 01_sequential (the whole story: README.md)
- *   Counting digits and the prefix sum of the counts run in parallel on the GPU.
- *   The scatter, a chain of "next free slot" steps, stays on the CPU, so every
- *   pass now sends the offsets to the host and the keys back to the GPU.
+ * What changed since step 02.1 (the whole story: README.md)
+ *   The prefix sum of the counts runs in parallel on the GPU (common/gpu_scan.cuh:
+ *   Hillis-Steele or Blelloch, tile by tile, then the tiles' totals), so only
+ *   the scanned counts cross to the host, where the scatter still runs.
  *
  * Steps of one pass: 1. histogram (GPU: gpu_histogram.cuh); 2. scan (GPU:
- * common/gpu_scan.cuh); 3. transfer; 4. scatter (CPU).  --mode blocked:
- * blocked_mode.cuh.
+ * common/gpu_scan.cuh); 3. transfer; 4. scatter (CPU).
  *
- * Run:  build/bin/02_parallel_hist_scan --hist 3 --scan blelloch --verbose
+ * Run:  build/bin/02_parallel_hist_scan --step 2 --hist 3 --scan blelloch --verbose
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +22,6 @@
 #include "sort_stage.h"
 #include "timer.h"
 
-#include "blocked_mode.cuh"
 #include "gpu_histogram.cuh"
 
 enum { STEP_HISTOGRAM, STEP_SCAN, STEP_TRANSFER, STEP_SCATTER };
@@ -34,22 +32,24 @@ const stage_info STAGE = {
     .needs_gpu = 1,
     .nsteps = 4,
     .step_name = {"histogram", "scan", "transfer", "scatter"},
-    .uses = USES_BITS | USES_MODE | USES_BLOCK | USES_SCAN_BLOCK | USES_HIST | USES_SCAN,
+    .uses = USES_BITS | USES_BLOCK | USES_SCAN_BLOCK | USES_HIST | USES_SCAN,
     .defaults = {.bits = 6, .block = 256, .scan_block = 256, .hist_variant = HIST_SHARED,
-                 .scan_variant = SCAN_BLELLOCH, .mode = MODE_PLAIN},
+                 .scan_variant = SCAN_BLELLOCH},
     .range = {.bits = {1, 8}, .block = {32, 1024, 1}, .scan_block = {32, 1024, 1}},
 };
 
+/* The declared ranges (STAGE.range) are all this step needs. */
 int stage_check_options(const sort_options *opt, size_t n, char *err, size_t errlen)
 {
-    return check_blocked_options(opt, n, err, errlen);
+    (void)opt, (void)n, (void)err, (void)errlen;
+    return 0;
 }
 
-/* The counts: 2^k, or in blocked mode 2^k per block of keys. */
+/* The counts: 2^k. */
 static size_t table_len(const sort_options *opt, size_t n)
 {
-    size_t blocks = table_blocks(opt, n);
-    return ((size_t)1 << opt->bits) * (blocks ? blocks : 1);
+    (void)n;
+    return (size_t)1 << opt->bits;
 }
 
 size_t stage_device_bytes(const sort_options *opt, size_t n)
@@ -57,16 +57,14 @@ size_t stage_device_bytes(const sort_options *opt, size_t n)
     return (n + table_len(opt, n)) * sizeof(uint32_t) + (1u << 20);
 }
 
-/* Device memory each step moves, every pass: the histogram reads the keys (and
- * in blocked mode writes the table); the scan reads and writes the counts in
- * each of its two kernels.  The transfer crosses PCIe and the scatter runs on
- * the host: not counted. */
+/* Device memory each step moves, every pass: the histogram reads the keys; the
+ * scan reads and writes the counts in each of its two kernels.  The transfer
+ * crosses PCIe and the scatter runs on the host: not counted. */
 double stage_step_bytes(const sort_options *opt, size_t n, int step)
 {
     double passes = passes_for_bits(opt->bits), counts = 4.0 * (double)table_len(opt, n);
-    double table_written = opt->mode == MODE_BLOCKED ? counts : 0;
     switch (step) {
-    case STEP_HISTOGRAM: return passes * (4.0 * (double)n + table_written);
+    case STEP_HISTOGRAM: return passes * 4.0 * (double)n;
     case STEP_SCAN: return passes * 4.0 * counts;
     default: return 0;
     }
@@ -84,13 +82,13 @@ static void scatter(const uint32_t *src, uint32_t *dst, size_t n, int shift, uin
     }
 }
 
-/* ---- one pass, in either mode --------------------------------------------- */
+/* ---- one pass --------------------------------------------------------------- */
 
 typedef struct {
     size_t n;
     const sort_options *opt;
     uint32_t *d_keys;    /* the keys in their current order, for the histogram */
-    uint32_t *d_hist;    /* 2^k counts (per block, in blocked mode), then scanned in place */
+    uint32_t *d_hist;    /* 2^k counts, then scanned in place */
     uint32_t *h_offsets; /* the scanned counts, on the host */
     scan_plan scan;
     step_timer timer;
@@ -103,24 +101,17 @@ static void sort_pass(sort_context *c, const uint32_t *src, uint32_t *dst, int p
     const sort_options *opt = c->opt;
     uint32_t mask = (1u << width) - 1;
     size_t nbins = (size_t)mask + 1;
-    size_t nblocks = table_blocks(opt, c->n);
 
-    if (opt->mode == MODE_BLOCKED)
-        gpu_block_histograms(c->d_keys, c->n, shift, width, opt->block, c->d_hist);
-    else
-        gpu_histogram(c->d_keys, c->n, shift, width, opt->hist_variant, opt->block, c->d_hist);
+    gpu_histogram(c->d_keys, c->n, shift, width, opt->hist_variant, opt->block, c->d_hist);
     step_timer_mark(&c->timer, pass, STEP_HISTOGRAM);
-    gpu_exclusive_scan(c->d_hist, c->d_hist, nbins * nblocks, &c->scan, 0);
+    gpu_exclusive_scan(c->d_hist, c->d_hist, nbins, &c->scan, 0);
     step_timer_mark(&c->timer, pass, STEP_SCAN);
-    CUDA_CHECK(cudaMemcpy(c->h_offsets, c->d_hist, nbins * nblocks * sizeof(uint32_t),
+    CUDA_CHECK(cudaMemcpy(c->h_offsets, c->d_hist, nbins * sizeof(uint32_t),
                           cudaMemcpyDeviceToHost));
     step_timer_mark(&c->timer, pass, STEP_TRANSFER);
 
     double t0 = host_time_ms();
-    if (opt->mode == MODE_BLOCKED)
-        block_scatter(src, dst, c->n, shift, mask, opt->block, nblocks, c->h_offsets);
-    else
-        scatter(src, dst, c->n, shift, mask, c->h_offsets);
+    scatter(src, dst, c->n, shift, mask, c->h_offsets);
     c->rep->pass_ms[pass][STEP_SCATTER] = host_time_ms() - t0;
     step_timer_resume(&c->timer);
 
