@@ -1,10 +1,11 @@
 /*
  * 03_split_k1/radix_sort.cu - the whole sort on the GPU, with 1-bit digits.
  *
- * What changed since 02_parallel_hist_scan (the whole story: README.md)
- *   The scatter moves to the GPU, and the transfers go.  With 1-bit digits each
- *   key's place is one scan away: a 0 goes to i - ones_before(i), a 1 to
- *   zeros + ones_before(i), a stable "split".  No histogram; 32 passes.
+ * What changed since step 02.3 (the whole story: README.md)
+ *   Every key gets a thread of its own in the scatter, where 02.3's thread
+ *   walked a whole block of keys.  With 1-bit digits each key's place is one
+ *   scan away: a 0 goes to i - ones_before(i), a 1 to zeros + ones_before(i), a
+ *   stable "split".  No histogram and no table; 32 passes.
  *
  * Steps of one pass (bit b): 1. scan of the bits, tile by tile, then of the
  * tiles' counts; 2. scatter: each key to its rank, in the other buffer.

@@ -175,10 +175,13 @@ csv_dates() { # GPU: the dates of its CSVs, first and last
 gpu_slide=$(awk '/^## The GPU it was measured on/ { on = 1; next } on && /^---$/ { exit } on' slides/00_intro.md)
 checks=$((checks + 3))
 h100=$(csv_dates nvidia-h100-80gb-hbm3) h200=$(csv_dates nvidia-h200)
-said=$(printf '%s\n' "$gpu_slide" | grep -oE '[0-9]{4}-[0-9]{2}-[0-9]{2} to [0-9]{4}-[0-9]{2}-[0-9]{2}' | sed 's/ to / /')
+said=$(printf '%s\n' "$gpu_slide" | grep -oE '[0-9]{4}-[0-9]{2}-[0-9]{2} to [0-9]{4}-[0-9]{2}-[0-9]{2}' | head -n 1 | sed 's/ to / /')
 [ "$said" = "$h100" ] || fail "slides/00_intro.md: the H100's runs are dated '$said' there, the CSVs say '$h100'"
-said=$(printf '%s\n' "$gpu_slide" | grep -oE 'H200\*\* on [0-9]{4}-[0-9]{2}-[0-9]{2}' | grep -oE '[0-9-]{10}$')
-[ "$said $said" = "$h200" ] || fail "slides/00_intro.md: the H200's runs are dated '$said' there, the CSVs say '$h200'"
+# the H200's: one date ("on D"), or the first and the last ("on D1 to D2")
+said=$(printf '%s\n' "$gpu_slide" | grep -oE 'H200\*\* on [0-9]{4}-[0-9]{2}-[0-9]{2}( to [0-9]{4}-[0-9]{2}-[0-9]{2})?' |
+    grep -oE '[0-9]{4}-[0-9]{2}-[0-9]{2}' | paste -sd' ' -)
+[[ $said == *' '* ]] || said="$said $said"
+[ "$said" = "$h200" ] || fail "slides/00_intro.md: the H200's runs are dated '$said' there, the CSVs say '$h200'"
 driver=$(printf '%s\n' "$gpu_slide" | grep -oE 'driver [0-9.]+' | head -n 1)
 [ -n "$driver" ] && grep -q "$driver" results/nvidia-h100-80gb-hbm3/README.md &&
     grep -q "$driver" results/nvidia-h200/README.md ||

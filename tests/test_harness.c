@@ -42,17 +42,6 @@ static const stage_info CPU_STAGE = {
     .range = {.bits = {1, 16}, .block = {1, 1 << 24}},
 };
 
-/* A GPU stage with two modes, like stage 02: --block in both, --hist in plain mode only. */
-static const stage_info GPU_MODE_STAGE = {
-    .name = "gpu_mode_stage",
-    .needs_gpu = 1,
-    .nsteps = 1,
-    .step_name = {"sort"},
-    .uses = USES_BITS | USES_MODE | USES_BLOCK | USES_HIST,
-    .defaults = {.bits = 6, .block = 256, .hist_variant = 3},
-    .range = {.bits = {1, 8}, .block = {32, 1024, 1}},
-};
-
 /* A stage that forgot to declare the range of an option it reads. */
 static const stage_info UNDECLARED_STAGE = {
     .name = "undeclared_stage",
@@ -316,10 +305,6 @@ static void test_options(void)
     cfg.sort.mode = MODE_PLAIN;
     CHECK(!(sort_options_in_use(&CPU_STAGE, &cfg.sort) & USES_BLOCK));
     expect_rejected(&FAKE_STAGE, "--mode blocked", "--mode is not an option of fake_stage");
-    /* stage 02 reads --block in both modes, --hist in plain mode only */
-    CHECK(parse(&GPU_MODE_STAGE, &cfg, err, sizeof err, "--block 64 --hist 1") == 0);
-    CHECK(parse(&GPU_MODE_STAGE, &cfg, err, sizeof err, "--mode blocked --block 64") == 0);
-    expect_rejected(&GPU_MODE_STAGE, "--mode blocked --hist 2", "--hist picks the plain mode's");
 }
 
 /* step_from_args on a command line of words (args) for a stage of nsteps steps. */

@@ -135,7 +135,7 @@ for dir in "${dirs[@]}"; do
         n gkeys_s stage "keys (n)" "Gkeys/s" "" xy "$cub_rate" "" "top left"
     lines "$r/sweep01_bits.csv" sweep01_bits "Stage 01: the digit width (sequential, plain mode)" \
         bits sort_ms mode "digit width (bits)" "sort (ms)" "mode=plain"
-    lines "$r/sweep02_bits.csv" sweep02_bits "Stage 02: the digit width (host scatter, GPU histogram and scan)" \
+    lines "$r/sweep02_bits.csv" sweep02_bits "Step 02.2: the digit width (host scatter, GPU histogram and scan)" \
         bits sort_ms stage "digit width (bits)" "sort (ms)"
     lines "$r/sweep03_blocks.csv" sweep03_blocks "Stage 03: block size and in-block scan" \
         block sort_ms scan "threads per block" "sort (ms)" "" x
