@@ -1,5 +1,5 @@
 /*
- * 07_onesweep/steps.c - the stage's seven steps, in one program (see
+ * 07_onesweep/steps.c - the stage's nine steps, in one program (see
  * STAGE_STEPS in common/sort_stage.h).  build/bin/07_onesweep sorts with the
  * last, or with the one --step K names:
  *   1  step1_onesweep.cu        one histogram, then a pass a kernel with a look-back
@@ -8,7 +8,9 @@
  *   4  step4_large_tiles.cu     tiles of 8192 keys
  *   5  step5_counts_first.cu    the tile's counts first, a row of counters a warp
  *   6  step6_crowded_tiles.cu   crowded tiles rank by match
- *   7  step7_what_users_sort.cu signed and float keys, descending, bit ranges, pairs
+ *   7  step7_key_types.cu       signed and float keys, ascending or descending
+ *   8  step8_bit_ranges.cu      a sort by a range of the keys' bits
+ *   9  step9_pairs.cu           key-value pairs
  */
 #include "sort_stage.h"
 
@@ -18,9 +20,11 @@ STEP_DECLARE(3)
 STEP_DECLARE(4)
 STEP_DECLARE(5)
 STEP_DECLARE(6)
-STEP_DECLARE_PAIRS(7)
+STEP_DECLARE(7)
+STEP_DECLARE(8)
+STEP_DECLARE_PAIRS(9)
 
 const stage_step STAGE_STEPS[] = {STEP_ENTRY(1), STEP_ENTRY(2), STEP_ENTRY(3), STEP_ENTRY(4),
-                                  STEP_ENTRY(5), STEP_ENTRY(6),
-                                  STEP_ENTRY_PAIRS(7)};
-const int STAGE_STEP_COUNT = 7;
+                                  STEP_ENTRY(5), STEP_ENTRY(6), STEP_ENTRY(7), STEP_ENTRY(8),
+                                  STEP_ENTRY_PAIRS(9)};
+const int STAGE_STEP_COUNT = 9;

@@ -46,7 +46,7 @@ void s07_first_pass(const uint32_t *keys, size_t n, const sort_options *opt, uin
     step_timer_start(&c.timer);
     context_clear(&c);
     histogram(&c, d_a, passes_for_bits(o.bits));
-#if STEP >= 7 /* the pass also moves values, where there are any (here none) */
+#if STEP >= 9 /* the pass also moves values, where there are any (here none) */
     sort_pass(&c, d_a, d_b, NULL, NULL, 0, 0, bits_in_pass(o.bits, 0));
 #else
     sort_pass(&c, d_a, d_b, 0, 0, bits_in_pass(o.bits, 0));

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_grade_gpu.sh - the lab kit on every GPU step (02 to 07.7), at both levels of its
+# test_grade_gpu.sh - the lab kit on every GPU step (02.1 to 07.9), at both levels of its
 # handout: the grader gives the handout's stubbed files 0/100 (exit 1) and the course's files
 # 100/100 (exit 0); and where a step's lesson is speed (races.txt: 07.6), a correct file
 # without the lesson - 07.6 without its crowding sum - less than 100.  Needs a CUDA GPU;

@@ -27,7 +27,7 @@
 #   sweep07   stage 07: each step at 2^24+1 and 2^28 with CUB (steps); what users sort
 #             (keys); pass skipping measured apart on 07.4, with and without (skip); the
 #             low-entropy keys at 2^28 against CUB (low); keys per thread and block sizes
-#             (shapes); 07.4-07.7 on crowded keys at 2^28 (crowded); every distribution
+#             (shapes); 07.4-07.6 and the last step on crowded keys at 2^28 (crowded); every distribution
 #             against CUB (dist).  sweep07-PART runs one part
 #             (about 10 minutes in all on an H100, most of it the 2^28 runs' checks)
 #   nn06      stage 06 at the full size (10,000 x 1,000,000 x 128), K = 5 and 5000, every
@@ -250,10 +250,10 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         part() { [ "$set" = sweep07 ] || [ "$set" = "sweep07-$1" ]; }
         if part steps; then # each step at 2^24+1 and 2^28 uniform keys, CUB in the same runs
             begin "$out_dir/sweep07_steps.csv"
-            for st in 1 2 3 4 5 6 7; do for n in 16777217 268435456; do
+            for st in 1 2 3 4 5 6 7 8 9; do for n in 16777217 268435456; do
                 run "$csv" 07_onesweep --step "$st" -n "$n"; done; done
         fi
-        if part keys; then # what users sort (07.7, 2^28; pairs also 2^24+1), CUB sorting the same
+        if part keys; then # what users sort (the last step, 2^28; pairs also 2^24+1), CUB sorting the same
             begin "$out_dir/sweep07_keys.csv"
             for a in "" "--pairs" "--type i32" "--type f32" "--descending" "--begin-bit 0 --end-bit 16" \
                      "--type f32 --descending --pairs"; do
@@ -278,10 +278,10 @@ for set in "${sets[@]+"${sets[@]}"}"; do
             for bk in "512 16" "256 16" "512 8" "256 8"; do
                 read -r bl k <<<"$bk"; run "$csv" 07_onesweep --block "$bl" --kpt "$k" --no-cub; done
         fi
-        if part crowded; then # the crowded keys at 2^28, steps 07.4-07.7: what counts first
-            # and ranking by match buy where many keys share a digit (uniform for contrast)
+        if part crowded; then # the crowded keys at 2^28, steps 07.4-07.6 and the last: what counts
+            # first and ranking by match buy where many keys share a digit (uniform for contrast)
             begin "$out_dir/sweep07_crowded.csv"
-            for d in uniform few and4; do for st in 4 5 6 7; do
+            for d in uniform few and4; do for st in 4 5 6 9; do
                 run "$csv" 07_onesweep --step "$st" --dist "$d" -n 268435456; done; done
         fi
         if part dist; then # every distribution at 2^24+1 against CUB

@@ -1,20 +1,17 @@
 /*
- * 07_onesweep/step7_what_users_sort.cu - step 07.7: what users sort - signed
- * and float keys, descending order, bit ranges, key-value pairs.
+ * 07_onesweep/step8_bit_ranges.cu - step 07.8: a sort by the bits [begin, end)
+ * of the keys only.
  *
- * What changed since step 07.6 (the whole story: README.md)
- *   The histogram and the first pass that runs read each key's radix form
- *   (the sign bit flipped for i32; for f32 the sign bit of a positive, every
- *   bit of a negative; every bit for descending), the last pass that runs
- *   writes the key back: no extra pass over the data.  The passes cover bits
- *   [begin, end) only.  Values travel with their keys: after a tile's keys are
- *   written, its values take their place in the reorder buffer and follow the
- *   digits of their slots.
+ * What changed since step 07.7 (the whole story: README.md)
+ *   The histogram cuts bits [begin, end) out of each key's radix form once and
+ *   counts the digits of that field; the passes cover it alone, the first at
+ *   bit begin, the last as wide as the bits left: ceil((end - begin) / k)
+ *   passes, not 32 / k.  Keys equal in the field keep their input order.
  *
  * Steps: histogram (every pass's digit counts, once), then per pass scatter
  * (ticket, rank, look back, reorder the tile, write runs).
  *
- * Run:  build/bin/07_onesweep --type f32 --pairs --verbose
+ * Run:  build/bin/07_onesweep --step 8 --begin-bit 8 --end-bit 24 --verbose
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,12 +58,12 @@ __device__ unsigned test_slow_ns;
 
 const stage_info STAGE = {
     .name = "07_onesweep",
-    .title = "signed and float keys, descending, bit ranges, pairs",
+    .title = "a sort by a range of the keys' bits",
     .needs_gpu = 1,
     .nsteps = 2,
     .step_name = {"histogram", "scatter"},
-    .uses = USES_BITS | USES_BLOCK | USES_KPT | USES_SKIP | USES_TYPE | USES_PAIRS |
-            USES_DESCENDING | USES_BIT_RANGE,
+    .uses = USES_BITS | USES_BLOCK | USES_KPT | USES_SKIP | USES_TYPE | USES_DESCENDING |
+            USES_BIT_RANGE,
     .defaults = {.bits = 8, .block = 512, .kpt = 16},
     .range = {.bits = {1, 8}, .block = {32, 512, 1}, .kpt = {1, MAX_KPT}},
     .max_keys = LOOKBACK_COUNT,
@@ -82,12 +79,11 @@ static size_t reorder_words(int block, int kpt, int bits)
     return tile > masks ? tile : masks;
 }
 
-/* pairs: one byte more a key, the digit of its slot in the sorted tile */
-static size_t downsweep_shared_bytes(int block, int kpt, int bits, int pairs)
+static size_t downsweep_shared_bytes(int block, int kpt, int bits)
 {
     size_t bins = (size_t)1 << bits;
     return (reorder_words(block, kpt, bits) + (block / 32) * bins + 2 * bins + 33) *
-           sizeof(uint32_t) + (pairs ? (size_t)block * kpt : 0);
+           sizeof(uint32_t);
 }
 
 static size_t tiles_for(size_t n, const sort_options *opt)
@@ -114,7 +110,7 @@ int stage_check_options(const sort_options *opt, size_t n, char *err, size_t err
                  opt->bits, opt->block, 1 << opt->bits);
         return -1;
     }
-    size_t shared = downsweep_shared_bytes(opt->block, opt->kpt, opt->bits, opt->pairs);
+    size_t shared = downsweep_shared_bytes(opt->block, opt->kpt, opt->bits);
     if (shared > SHARED_MEMORY_OPTIN) {
         snprintf(err, errlen,
                  "--block %d --kpt %d: a tile of %d keys needs %zu bytes of shared memory, more "
@@ -141,9 +137,8 @@ size_t stage_device_bytes(const sort_options *opt, size_t n)
 double stage_step_bytes(const sort_options *opt, size_t n, int step)
 {
     double passes = passes_in_range(opt), keys = 4.0 * (double)n;
-    double values = opt->pairs ? keys : 0.0;
     double lookback = 4.0 * (double)((size_t)1 << opt->bits) * (double)tiles_for(n, opt);
-    return step == STEP_HISTOGRAM ? keys : passes * (2 * (keys + values) + 3 * lookback);
+    return step == STEP_HISTOGRAM ? keys : passes * (2 * keys + 3 * lookback);
 }
 
 /* ---- 1. histogram: every pass's digit counts, one read of the keys -------- */
@@ -159,29 +154,20 @@ static int order_of(const sort_options *opt) { return opt->key_type | (opt->desc
  * radix_form, on the GPU: bits flipped, the same for every key of a sign), and back. */
 __device__ __forceinline__ uint32_t radix_form(uint32_t key, int order)
 {
-    /* WRITE BEGIN radix_transform: the radix transform on the GPU: radix_form (a key as the unsigned number that sorts in the wanted order, no branch) and key_of (back), whole */
-    /* WRITE STUB return key; */
-    /* LAB BEGIN radix_form: return the key as the unsigned number that sorts in the order `order` asks for (type in its low 2 bits, ORDER_DESCENDING): no branch */
-    /* LAB STUB return key; */
     uint32_t sign = (order & 3) == KEY_U32 ? 0 : 0x80000000u;        /* i32 and f32 */
     uint32_t if_negative = (order & 3) == KEY_F32 ? 0x7FFFFFFFu : 0; /* a negative float */
     uint32_t always = order & ORDER_DESCENDING ? ~sign : sign;
     return key ^ always ^ ((uint32_t)((int32_t)key >> 31) & if_negative);
-    /* LAB END radix_form */
-    /* WRITE END radix_transform */
 }
 
 __device__ __forceinline__ uint32_t key_of(uint32_t form, int order)
 {
-    /* WRITE BEGIN radix_transform: the radix transform on the GPU: radix_form (a key as the unsigned number that sorts in the wanted order, no branch) and key_of (back), whole */
-    /* WRITE STUB return form; */
     int type = order & 3;
     if (order & ORDER_DESCENDING)
         form = ~form;
     return type == KEY_I32   ? form ^ 0x80000000u
            : type == KEY_F32 ? (form >> 31 ? form & 0x7FFFFFFFu : ~form)
                              : form;
-    /* WRITE END radix_transform */
 }
 
 /* One key's digits, one count each, in the block's counters. */
@@ -189,7 +175,14 @@ __device__ __forceinline__ void count_digits(uint32_t *s_count, uint32_t key, in
                                              int begin, uint32_t below_end, int order)
 {
     /* bits [begin, end) of the key's radix form, cut out once (below_end: the bits under end) */
-    const uint32_t bins = 1u << bits, form = (radix_form(key, order) & below_end) >> begin;
+    const uint32_t bins = 1u << bits;
+    /* WRITE BEGIN bit_range: the field of bits [begin, end): each key's cut out once in the histogram, and each pass's shift and width in the sort */
+    /* WRITE STUB const uint32_t form = radix_form(key, order); */
+    /* LAB BEGIN range_form: the key's radix form, its bits from end up cleared, shifted down by begin */
+    /* LAB STUB const uint32_t form = radix_form(key, order); */
+    const uint32_t form = (radix_form(key, order) & below_end) >> begin;
+    /* LAB END range_form */
+    /* WRITE END bit_range */
     for (int p = 0; p < passes; p++)
         atomicAdd(&s_count[p * bins + digit_of(form, p * bits, bins - 1)], 1u);
 }
@@ -442,9 +435,8 @@ __device__ uint32_t look_back(uint32_t *lookback, size_t b, uint32_t bins, uint3
  * its tile's words of the next pass's look-back table.  At most 64 registers a
  * thread (2 blocks of 512, or 4 of 256, on a multiprocessor): with more, fewer
  * tiles are in flight to hide the look-back's waits. */
-__global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint32_t *buffer1, uint32_t *values0, uint32_t *values1,
-                              size_t n, int pass, int shift, int width, int order, int kpt,
-                              const int *plan,
+__global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint32_t *buffer1, size_t n, int pass,
+                              int shift, int width, int order, int kpt, const int *plan,
                               const uint32_t *starts, uint32_t *lookback,
                               uint32_t *next_lookback, uint32_t *tickets)
 {
@@ -459,7 +451,6 @@ __global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint3
     uint32_t *s_start = s_count + masks;                  /* bins words */
     uint32_t *s_place = s_start + bins;                   /* bins words */
     uint32_t *s_scan = s_place + bins;                    /* 33 words */
-    uint8_t *s_digit = (uint8_t *)(s_scan + 33);          /* pairs: a byte a key */
 
     const int step_plan = plan[pass];
     if (step_plan == PLAN_SKIP) { /* nothing to move; the next pass's table still needs clearing */
@@ -506,40 +497,12 @@ __global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint3
     for (int j = 0; j < MAX_KPT; j++)
         if (j < kpt)
             s_tile[pos[j]] = key[j];
-    /* WRITE BEGIN pairs: pairs: the values of a tile loaded while its keys go out, each value put in its key's slot of the reorder buffer and written where that key went */
-    const uint32_t *vsrc = from ? values1 : values0;
-    uint32_t *vdst = from ? values0 : values1;
-    if (values0) /* the values' loads are in flight while the keys go out */
-        load_warp_striped(vsrc, n, b, kpt, key);
-    /* WRITE END pairs */
     __syncthreads();
 
     for (unsigned i = threadIdx.x; i < valid; i += blockDim.x) {
-        uint32_t k = s_tile[i], d = digit_of(k, shift, mask);
-        dst[s_place[d] + i] = step_plan & PLAN_LAST ? key_of(k, order) : k;
-        /* WRITE BEGIN pairs: pairs: the values of a tile loaded while its keys go out, each value put in its key's slot of the reorder buffer and written where that key went */
-        /* LAB BEGIN slot_digit: with values, keep the digit of slot i for its value */
-        if (values0)
-            s_digit[i] = (uint8_t)d;
-        /* LAB END slot_digit */
-        /* WRITE END pairs */
+        uint32_t k = s_tile[i];
+        dst[s_place[digit_of(k, shift, mask)] + i] = step_plan & PLAN_LAST ? key_of(k, order) : k;
     }
-    /* WRITE BEGIN pairs: pairs: the values of a tile loaded while its keys go out, each value put in its key's slot of the reorder buffer and written where that key went */
-    if (!values0)
-        return;
-    /* the values: each takes its key's place in the tile, then goes where the
-     * key in that place went */
-    __syncthreads(); /* every key has left the reorder buffer */
-#pragma unroll
-    for (int j = 0; j < MAX_KPT; j++)
-        if (j < kpt)
-            s_tile[pos[j]] = key[j];
-    __syncthreads();
-    /* LAB BEGIN value_scatter: write the value in slot i of the tile where the key of slot i went */
-    for (unsigned i = threadIdx.x; i < valid; i += blockDim.x)
-        vdst[s_place[s_digit[i]] + i] = s_tile[i];
-    /* LAB END value_scatter */
-    /* WRITE END pairs */
 }
 
 /* ---- the sort -------------------------------------------------------------- */
@@ -560,17 +523,16 @@ typedef struct {
 /* One pass between the two key buffers, as its plan says.  Pass p uses
  * look-back table p % 2 and clears the other for pass p + 1 (pass p - 1, its
  * last user, has finished; a skipped pass clears it too). */
-static void sort_pass(sort_context *c, uint32_t *d_a, uint32_t *d_b, uint32_t *d_va,
-                      uint32_t *d_vb, int pass, int shift, int width)
+static void sort_pass(sort_context *c, uint32_t *d_a, uint32_t *d_b, int pass, int shift,
+                      int width)
 {
     const sort_options *opt = c->opt;
     size_t bins = (size_t)1 << opt->bits, table = bins * c->tiles;
     uint32_t *lookback = c->d_lookback + (size_t)(pass % 2) * table;
     uint32_t *next = c->d_lookback + (size_t)((pass + 1) % 2) * table;
-    onesweep_pass<<<c->tiles, opt->block, downsweep_shared_bytes(opt->block, opt->kpt, width, d_va != NULL)>>>(
-        d_a, d_b, d_va, d_vb, c->n, pass, shift, width, order_of(opt), opt->kpt, c->d_plan,
-        c->d_starts + pass * bins,
-        lookback, next, c->d_tickets + pass);
+    onesweep_pass<<<c->tiles, opt->block, downsweep_shared_bytes(opt->block, opt->kpt, width)>>>(
+        d_a, d_b, c->n, pass, shift, width, order_of(opt), opt->kpt, c->d_plan,
+        c->d_starts + pass * bins, lookback, next, c->d_tickets + pass);
     CUDA_CHECK_LAUNCH();
     step_timer_mark(&c->timer, pass, STEP_SCATTER);
 }
@@ -606,7 +568,7 @@ static void context_create(sort_context *c, size_t n, const sort_options *opt, s
     c->d_plan = (int *)gpu_alloc((MAX_PASSES + 1) * sizeof(int), opt->poison);
     CUDA_CHECK(cudaDeviceGetAttribute(&c->histogram_blocks, cudaDevAttrMultiProcessorCount, 0));
     CUDA_CHECK(cudaFuncSetAttribute(onesweep_pass, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)downsweep_shared_bytes(opt->block, opt->kpt, opt->bits, 1)));
+                                    (int)downsweep_shared_bytes(opt->block, opt->kpt, opt->bits)));
     c->histogram_blocks *= 4;
     step_timer_create(&c->timer);
 }
@@ -627,11 +589,10 @@ static void context_destroy(sort_context *c)
     gpu_free(c->d_starts);
 }
 
-/* Keys (and values, where values_in is not NULL) sorted by bits [begin, end)
- * of their radix forms, ascending or descending (sort_options). */
-int stage_sort_pairs(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out,
-                     uint32_t *values_out, size_t n, const sort_options *opt, sort_report *rep,
-                     char *err, size_t errlen)
+/* Keys sorted by bits [begin, end) of their radix forms, ascending or
+ * descending (sort_options). */
+int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort_options *opt,
+               sort_report *rep, char *err, size_t errlen)
 {
     (void)err;
     (void)errlen;
@@ -646,22 +607,22 @@ int stage_sort_pairs(const uint32_t *keys_in, const uint32_t *values_in, uint32_
     context_create(&c, n, opt, rep);
     uint32_t *d_a = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
     uint32_t *d_b = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
-    uint32_t *d_va = NULL, *d_vb = NULL;
     CUDA_CHECK(cudaMemcpy(d_a, keys_in, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    if (values_in) {
-        d_va = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
-        d_vb = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
-        CUDA_CHECK(cudaMemcpy(d_va, values_in, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    }
     rep->setup_ms = host_time_ms() - t0;
 
     step_timer_start(&c.timer);
     context_clear(&c);
     histogram(&c, d_a, passes);
     for (int pass = 0; pass < passes; pass++) {
+        /* WRITE BEGIN bit_range: the field of bits [begin, end): each key's cut out once in the histogram, and each pass's shift and width in the sort */
+        /* WRITE STUB int shift = pass * opt->bits, width = opt->bits; */
+        /* LAB BEGIN pass_bits: pass p's digit: from bit begin + p * bits, at most bits wide, never past end */
+        /* LAB STUB int shift = pass * opt->bits, width = opt->bits; */
         int shift = first_bit(opt) + pass * opt->bits;
         int width = last_bit(opt) - shift < opt->bits ? last_bit(opt) - shift : opt->bits;
-        sort_pass(&c, d_a, d_b, d_va, d_vb, pass, shift, width);
+        /* LAB END pass_bits */
+        /* WRITE END bit_range */
+        sort_pass(&c, d_a, d_b, pass, shift, width);
     }
     step_timer_collect(&c.timer, rep);
 
@@ -673,20 +634,9 @@ int stage_sort_pairs(const uint32_t *keys_in, const uint32_t *values_in, uint32_
             rep->skipped |= 1u << pass;
     const uint32_t *src = plan[passes] ? d_b : d_a;
     CUDA_CHECK(cudaMemcpy(keys_out, src, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    if (values_in)
-        CUDA_CHECK(cudaMemcpy(values_out, plan[passes] ? d_vb : d_va, n * sizeof(uint32_t),
-                              cudaMemcpyDeviceToHost));
-    gpu_free(d_vb);
-    gpu_free(d_va);
     gpu_free(d_b);
     gpu_free(d_a);
     context_destroy(&c);
     rep->setup_ms += host_time_ms() - t0;
     return 0;
-}
-
-int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort_options *opt,
-               sort_report *rep, char *err, size_t errlen)
-{
-    return stage_sort_pairs(keys_in, NULL, keys_out, NULL, n, opt, rep, err, errlen);
 }
