@@ -153,8 +153,8 @@ for dir in "${dirs[@]}"; do
         kpt sort_ms stage "keys per thread" "sort (ms)" "" xy
     bars "$r/sweep07_steps.csv" sweep07_steps "Stage 07: each step, and CUB on the same keys" step \
         "sort (ms, log scale)" "2^24+1_keys:n=16777217:sort_ms 2^28_keys:n=268435456:sort_ms CUB,_2^24+1:n=16777217:cub_ms CUB,_2^28:n=268435456:cub_ms"
-    bars "$r/sweep07_dist.csv" sweep07_dist "Step 07.7 and CUB on every distribution, 2^24+1 keys" dist \
-        "sort (ms, log scale)" "07.7:step=07.7:sort_ms CUB:step=07.7:cub_ms"
+    bars "$r/sweep07_dist.csv" sweep07_dist "Step 07.9 and CUB on every distribution, 2^24+1 keys" dist \
+        "sort (ms, log scale)" "07.9:step=07.9:sort_ms CUB:step=07.9:cub_ms"
     bars "$r/nn06.csv" nn06 "Stage 06 at the full size: every version and both cuBLAS baselines" version \
         "time (ms, log scale)" "K_=_5:bins=5:ms K_=_5000:bins=5000:ms"
     lines "$r/nn06_k.csv" nn06_k "Stage 06 at the full size: time against the number of bins K" \
