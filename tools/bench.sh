@@ -13,7 +13,7 @@
 #             02.2 at 2^28: one timed run, their host scatter takes seconds)
 #   thrust    thrust::sort beside CUB: each GPU sort stage's last step at 2^24+1 and 2^28
 #             with --thrust (not in the default sets); thrust.csv
-#   sizes     every GPU stage at 2^10, 2^12 .. 2^28 keys with CUB (stage 02 up to 2^24): how
+#   sizes     every GPU stage's last step at 2^10, 2^12 .. 2^28 keys with CUB: how
 #             cost grows with n (not in the default sets: about 4 minutes on an H100)
 #   sweep01   stage 01: digit widths 1..8, 11, 16, plain and blocked mode
 #   sweep02   stage 02: every histogram kernel x scan (02.2), digit widths 1..8 (02.2), the
@@ -174,12 +174,11 @@ for set in "${sets[@]+"${sets[@]}"}"; do
             run "$csv" "$s" $step -n 268435456 --thrust
         done ;;
     sizes)
-        # how cost grows: every GPU stage at 2^10 .. 2^28 keys, CUB in the same runs
-        # (stage 02, whose host scatter takes seconds, up to 2^24)
+        # how cost grows: every GPU stage's last step at 2^10 .. 2^28 keys, CUB in the same runs
         begin "$out_dir/sizes.csv"
         for e in 10 12 14 16 18 20 22 24 26 28; do
             for s in $sort_stages; do
-                case $s in 01_*) continue ;; 02_*) [ "$e" -le 24 ] || continue ;; esac
+                case $s in 01_*) continue ;; esac
                 run "$csv" "$s" -n $((1 << e))
             done
         done ;;
