@@ -288,19 +288,18 @@ static void test_option_checks(void)
     CHECK(check_sort_options(&STAGE, &opt, 100, err, sizeof err) == 0);
 }
 
-/* The bytes model behind GB/s and % of copy, at the step's defaults: 48 bytes
- * of keys per key for the multisplit at 8 bits (4 passes x 12), 96 at stage
- * 04's 4 bits (8 x 12), 160 for the splits at 4 bits (8 x 20), plus the
- * [digit][tile] tables: 6 bytes per key for 256 digits and 4096-key tiles, 2
- * for 16 digits and 2048-key tiles. */
+/* The bytes model behind GB/s and % of copy, at the step's defaults: 12 bytes
+ * of keys per key and pass for the multisplit (48 at 8 bits, 96 at 4), 20 for
+ * the splits (160 at 4 bits), plus the [digit][tile] tables: 6 bytes per key
+ * for 256 digits and 4096-key tiles, 2 for 16 digits and 2048-key tiles. */
 static void test_bytes_model(void)
 {
     const size_t n = ((size_t)1 << 24) + 1;
     double bytes = 0;
     for (int step = 0; step < STAGE.nsteps; step++)
         bytes += stage_step_bytes(&STAGE.defaults, n, step);
-    double keys = STEP == 4 ? 48.0 : STEP == 3 ? 96.0 : 160.0;
-    double most = STEP == 4 ? 56.0 : STEP == 3 ? 99.0 : 163.0;
+    double keys = passes_for_bits(STAGE.defaults.bits) * (STEP >= 3 ? 12.0 : 20.0);
+    double most = keys + (STAGE.defaults.bits == 8 ? 8.0 : 3.0);
     CHECK_MSG(bytes >= keys * n && bytes < most * n, "step %d: %.2f B/key", STEP, bytes / n);
 }
 

@@ -332,10 +332,9 @@ static void check_ordered(const char *label, const sort_options *opt, const uint
     CHECK_MSG(check_ordered_sort(label, opt, keys, n, pairs, msg, sizeof msg) == 0, "%s", msg);
 }
 
-/* Every type x order (07.7 on) x bit range (07.8 on), keys alone and pairs (07.9),
- * on awkward sizes (a partial tile, one key, many tiles), with skipping on and
- * off; then pairs on every distribution. */
-/* Every bit range x size of one type and order, keys alone and pairs. */
+/* Every bit range (07.8 on) x size of one type and order (07.7 on), keys alone
+ * and pairs (07.9), on awkward sizes (a partial tile, one key, many tiles), with
+ * skipping on and off. */
 static void types_orders_ranges(int type, int desc)
 {
     const int ranges[][2] = {{0, 32}, {0, 16}, {8, 24}, {31, 32}, {3, 4}, {16, 32}};
