@@ -7,7 +7,7 @@
  *   cublas-fp32  cuBLAS SGEMM on the float vectors (exact on byte data too: every
  *                product and partial sum is an integer below 2^24);
  *   cublas-int8  cuBLAS's integer GEMM (int8 inputs, int32 results) on the same
- *                tensor cores as versions 8-10.  int8 holds -128..127, so the byte
+ *                tensor cores as versions 8-14.  int8 holds -128..127, so the byte
  *                components are centred, c - 128: a distance does not change when
  *                both points move by the same vector, and the norms are those of the
  *                centred vectors.  Byte data only (components 0..255).

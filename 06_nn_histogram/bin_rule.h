@@ -247,7 +247,7 @@ NN_HD static inline int nn_bin_guessed(float s, const float *threshold, int k, f
 }
 
 /*
- * Exact bins without reading the thresholds (versions 6 to 10).
+ * Exact bins without reading the thresholds (versions 6 to 14).
  *
  * The guess g(s) is off by a few float roundings, so it is only wrong near a
  * bin edge.  How near, each query measures once, at its own thresholds: the
@@ -326,24 +326,6 @@ NN_HD static inline int nn_bin_sure(float s, int k, float root, float scale, flo
 {
     return nn_bin_sure_guess(nn_guess(s, root, scale), k, margin, bin);
 }
-
-#ifdef __CUDACC__
-/* nn_bin_sure_guess's test in fewer instructions (version 10), for the
- * guesses of the histogram passes, which are >= 0 (s >= smin, so sqrt(s) >=
- * root), NaN or infinite.  "Clear of every integer by more than the margin"
- * is "the distance to the nearest integer is above the margin", and that
- * distance, |g - rint(g)|, is exact: rint(g) is within 1/2 of g, so the
- * subtraction is exact (Sterbenz; or rint(g) = 0).  So this is the same test
- * - the same distances are sure - with one rounding, one subtraction and one
- * comparison in place of a conversion back to float, two additions and two
- * comparisons.  NaN and infinite guesses are never sure. */
-__device__ static inline int nn_bin_sure_nearest(float g, int k, float margin, int *bin)
-{
-    int m = __float2int_rz(g); /* saturates; NaN gives 0 */
-    *bin = m < k - 1 ? m : k - 1;
-    return fabsf(__fsub_rn(g, rintf(g))) > margin;
-}
-#endif
 
 /* The bin of s from the guess when it is sure, from the thresholds otherwise. */
 NN_HD static inline int nn_bin_fast(float s, const float *threshold, int k, float root,

@@ -1,5 +1,5 @@
 /*
- * 06_nn_histogram/imma_layout.h - how versions 8-10 lay bytes out for the
+ * 06_nn_histogram/imma_layout.h - how versions 8-14 lay bytes out for the
  * integer tensor-core instruction mma.sync.m16n8k32.row.col.s32.u8.u8.s32,
  * written once for the kernels (v8_*.cu .. v10_*.cu) and the CPU test that checks it
  * against the PTX manual's fragment tables (tests/test_06_nn_cpu.c).

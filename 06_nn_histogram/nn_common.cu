@@ -14,8 +14,12 @@
  *   v6_margin_bins.cu    exact bins without reading the thresholds
  *   v7_bytes.cu          bytes in place of floats: 4 dimensions a word, __dp4a
  *   v8_tensor_cores.cu   integer tensor cores on byte data
- *   v9_latency.cu        binning without branches, histogram copies, more warps
- *   v10_tuned.cu         the changes a profile pointed at, one by one
+ *   v9_binning.cu        a thread's distances binned side by side, no branches
+ *   v10_copies.cu        histogram copies, so that a warp's atomics do not collide
+ *   v11_warps.cu         more warps a block: latency hidden by occupancy
+ *   v12_packed_counters.cu  16-bit counters: twice the queries a block at large K
+ *   v13_minmax_queries.cu   a min/max pass of 64 queries a block
+ *   v14_swapped_operands.cu queries as the mma's A operand, references as B
  *
  * The problem (course report 004): Q query points and R reference points in d
  * dimensions (SIFT1M: 10,000 x 1,000,000 x 128).  For each query, the distances
@@ -121,13 +125,13 @@ __global__ void pack_bytes(const float *src, int n, int d, int rows_pad, int kbl
 }
 
 /* packed rows come in whole warp steps (references) and blocks (queries: up to
- * 64 in version 10's min/max pass) */
+ * 64 in the min/max pass of versions 13 and 14) */
 #define I_ROWS_ALIGN 64
 
 size_t nn_round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
 /* Versions 7-10 need byte data in at most 256 dimensions (nn_imma_data;
- * otherwise version 6 runs), and the tensor-core passes of versions 8-10
+ * otherwise version 6 runs), and the tensor-core passes of versions 8-14
  * mma.sync with u8 inputs (compute capability 8.0 and later; otherwise they
  * run version 7's __dp4a pass). */
 static int imma_usable(int byte_data, char *why, size_t whylen)
@@ -275,7 +279,8 @@ extern "C" double nn_device_pack_ms(const nn_device *dev) { return dev->pack_ms;
 
 static const nn_version *const versions[NN_VERSIONS] = {
     &nn_version_1, &nn_version_2, &nn_version_3, &nn_version_4, &nn_version_5,
-    &nn_version_6, &nn_version_7, &nn_version_8, &nn_version_9, &nn_version_10,
+    &nn_version_6,  &nn_version_7,  &nn_version_8,  &nn_version_9,  &nn_version_10,
+    &nn_version_11, &nn_version_12, &nn_version_13, &nn_version_14,
 };
 
 /* version N is versions[N - 1] */

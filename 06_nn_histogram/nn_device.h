@@ -19,7 +19,7 @@ struct nn_device {
     uint32_t *smin;     /* per query, the bits of the smallest squared distance */
     uint32_t *smax;     /* ... and of the largest */
     float *threshold;   /* queries x (bins - 1): see bin_rule.h */
-    float *margin;      /* per query, the margin of nn_bin_fast (versions 6 to 10) */
+    float *margin;      /* per query, the margin of nn_bin_fast (versions 6 to 14) */
     uint32_t *hist;     /* queries x bins */
     float *dist;        /* chunk x refs distances (versions 1-4) */
     uint32_t *thread_hist; /* chunk x 64 x bins: versions 1-2's per-thread histograms */
@@ -27,10 +27,10 @@ struct nn_device {
     uint32_t *base4;    /* ... and the references, transposed (words x refs) */
     int words;          /* words per vector: dims / 4, rounded up */
     int bytes;          /* 1 if the data are bytes (nn_imma_data): versions 7-10 apply */
-    uint32_t *query8;   /* versions 8-10: the queries as bytes in fragment order (imma_layout.h) */
+    uint32_t *query8;   /* versions 8-14: the queries as bytes in fragment order (imma_layout.h) */
     uint32_t *base8;    /* ... and the references */
     int kblocks;        /* blocks of 128 dimensions per packed vector */
-    int imma;           /* 1 if the tensor-core passes of versions 8-10 run here */
+    int imma;           /* 1 if the tensor-core passes of versions 8-14 run here */
     char imma_why[160]; /* why it cannot */
     int chunk;          /* queries per chunk of versions 1-4 */
     double setup_ms;
@@ -49,7 +49,8 @@ typedef struct {
 } nn_version;
 
 extern const nn_version nn_version_1, nn_version_2, nn_version_3, nn_version_4, nn_version_5,
-    nn_version_6, nn_version_7, nn_version_8, nn_version_9, nn_version_10;
+    nn_version_6, nn_version_7, nn_version_8, nn_version_9, nn_version_10, nn_version_11,
+    nn_version_12, nn_version_13, nn_version_14;
 
 /* Runs the version v describes on the whole problem, as nn_run_version runs version N
  * (timing->ran_version is left as it was): the grader's race (race.c) runs a student's

@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 enum { NN_STEP_DISTANCES, NN_STEP_MINMAX, NN_STEP_THRESHOLDS, NN_STEP_HISTOGRAM, NN_STEPS };
-#define NN_VERSIONS 10          /* versions 1 .. 10, one file each: vN_*.cu */
+#define NN_VERSIONS 14          /* versions 1 .. 14, one file each: vN_*.cu */
 #define NN_CUBLAS (-1)          /* the cuBLAS FP32 baseline, where a version number is expected */
 #define NN_CUBLAS_INT8 (-3)     /* the cuBLAS INT8 baseline (byte data only) */
 #define NN_VERSION_REDUCE 3     /* the version whose min/max --reduce chooses */
@@ -58,12 +58,12 @@ const char *nn_version_name(int version);
  * report's did, and the check counts the rows that do (nn_check_report_rule). */
 int nn_version_report_bins(int version);
 
-/* NULL if versions 8-10 run their tensor-core passes on this problem and GPU,
+/* NULL if versions 8-14 run their tensor-core passes on this problem and GPU,
  * else why not (they run version 7's __dp4a pass then, or version 6 on data
  * that are not bytes: nn_version_runs_as). */
 const char *nn_imma_unusable(const nn_device *dev);
 
-/* Switches the tensor-core passes off, so that versions 8-10 run their
+/* Switches the tensor-core passes off, so that versions 8-14 run their
  * __dp4a pass (version 7's) as on a GPU without integer mma: for the tests. */
 void nn_device_without_tensor_cores(nn_device *dev);
 

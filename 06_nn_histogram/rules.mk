@@ -5,7 +5,8 @@
 S06 := 06_nn_histogram
 S06_COMMON := $(addprefix $(BUILD)/obj/$(S06)/,vecs.o nn_reference.o)
 S06_VERSIONS := v1_report v2_exact_bins v3_privatised v4_register_tiles v5_fused v6_margin_bins \
-                v7_bytes v8_tensor_cores v9_latency v10_tuned
+                v7_bytes v8_tensor_cores v9_binning v10_copies v11_warps \
+                v12_packed_counters v13_minmax_queries v14_swapped_operands
 S06_GPU := $(addprefix $(BUILD)/obj/$(S06)/,nn_common.o $(addsuffix .o,$(S06_VERSIONS)) \
                                             baseline_cublas.o)
 

@@ -7,7 +7,7 @@
  * fit in shared memory 4, 2 or 1 query per 8 at a time or not at all; byte
  * data beyond 129 dimensions (exact for versions 7-10 only); and float data
  * (not exact, where versions 7-10 must run version 6), checked within rounding at bin
- * edges.  Versions 8-10 run again with their tensor-core passes switched off, so
+ * edges.  Versions 8-14 run again with their tensor-core passes switched off, so
  * that their __dp4a pass (for GPUs without integer mma) is tested here too.  Version 1 bins by the report's float rule: on exact data each of its
  * rows must equal that rule's row on the CPU, and the rows where the rule
  * differs from the exact reference are counted - over all shapes the count
@@ -127,7 +127,7 @@ static void test_shape(const shape *s, int small)
     CHECK_MSG(dev != NULL, "%s", err);
     nn_reference ref;
     CHECK(nn_reference_create(&p, 0, &ref) == 0); /* every row */
-    /* versions 8-10's tensor-core passes must run wherever they apply, or their rows
+    /* versions 8-14's tensor-core passes must run wherever they apply, or their rows
      * would test the __dp4a pass only */
     int bytes = nn_imma_data(&p), imma = bytes && gpu_compute_capability() >= 80;
     CHECK_MSG((nn_imma_unusable(dev) == NULL) == imma, "version %d %s on %s d=%d",
@@ -164,7 +164,7 @@ static void test_shape(const shape *s, int small)
     free(hist);
 }
 
-/* Versions 9-10's square root against the correctly rounded one, every float it meets. */
+/* Versions 9-14's square root against the correctly rounded one, every float it meets. */
 static void test_sqrt(void)
 {
     long long sqrt_mismatches = nn_sqrt_small_check();
@@ -198,11 +198,11 @@ int main(int argc, char **argv)
         {4, 700, 16, 50, FLAT},        {6, 5000, 130, 64, SIFT_LIKE}, /* d > 129: not exact */
         {7, 3000, 24, 100, FLOATS},    {65, 66001, 128, 5, SIFT_LIKE},
         {9, 3000, 128, 8192, SIFT_LIKE},  /* no histogram fits in shared memory */
-        {20, 1900, 200, 2000, SIFT_LIKE}, /* two groups of 8 queries (10: four); 2 blocks of dims */
-        {3, 5000, 256, 300, SIFT_LIKE},   /* the largest d of versions 7-10 */
-        {8, 4000, 128, 5000, SIFT_LIKE},  /* 9: one group, 24 warps; 10: packed (also --small) */
+        {20, 1900, 200, 2000, SIFT_LIKE}, /* two groups of 8 queries (12-14: four); 2 blocks of dims */
+        {3, 5000, 256, 300, SIFT_LIKE},   /* the largest d of versions 7-14 */
+        {8, 4000, 128, 5000, SIFT_LIKE},  /* 11: one group, 24 warps; 12-14: packed (also --small) */
         /* more references than a block of the min/max pass takes, and one
-         * bin that gets all 70,000 distances of its query (version 10: 65,280
+         * bin that gets all 70,000 distances of its query (versions 12-14: 65,280
          * of them in one 16-bit counter, in both halves of the words) */
         {17, 70000, 128, 5000, SIFT_LIKE}, {16, 70000, 16, 5000, FLAT},
     };

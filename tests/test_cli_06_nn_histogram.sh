@@ -19,8 +19,8 @@ expect_error "from 1 to 8192" --bins 0
 expect_error "--bins '-3'" --bins -3
 expect_error "whole number" --bins abc
 expect_error "from 1 to 8192" --bins 9000
-expect_error "from 1 to 10, or all" --version 11
-expect_error "from 1 to 10, or all" --version 0
+expect_error "from 1 to 14, or all" --version 15
+expect_error "from 1 to 14, or all" --version 0
 expect_error "from 1 to 500000, or all" --check x
 expect_error "--seed 'x': expected a whole number from 0 to" --seed x
 for option in -q -r -d --bins --version --reduce --seed --runs --check; do
@@ -30,7 +30,7 @@ done
 expect_error "needs at least .* TB of GPU memory" -q 500000 -r 100000000 -d 65536
 expect_error "from 1 to 4" --reduce 9
 # an option the version does not read is refused: --reduce is version 3's
-expect_error "--reduce picks version 3's reduction, and version 10 does not read it" --reduce 1
+expect_error "--reduce picks version 3's reduction, and version 14 does not read it" --reduce 1
 expect_error "--reduce picks version 3's reduction, and version 5 does not read it" --reduce 2 --version 5
 expect_accepted -q 2 -r 100 -d 8 --version 3 --reduce 1 --runs 1 --no-cublas
 expect_error "-q '0'" -q 0

@@ -24,18 +24,18 @@ check_that "make diff FROM=04 TO=05 is 04 -> 05.1 ($(first_lines 04 05))" \
 check_that "make diff FROM=4 TO=5: leading zeros optional" test "$(first_lines 4 5)" = "$(first_lines 04 05)"
 check_that "make diff FROM=05 TO=07 is 05.4 -> 07.1 ($(first_lines 05 07))" \
     test "$(first_lines 05 07)" = "--- 05_warp_shuffle/step4_wide_digits.cu +++ 07_onesweep/step1_onesweep.cu"
-check_that "make diff FROM=06 TO=06 is 06.10 -> 06.1" \
-    test "$(first_lines 06 06)" = "--- 06_nn_histogram/v10_tuned.cu +++ 06_nn_histogram/v1_report.cu"
+check_that "make diff FROM=06 TO=06 is 06.14 -> 06.1" \
+    test "$(first_lines 06 06)" = "--- 06_nn_histogram/v14_swapped_operands.cu +++ 06_nn_histogram/v1_report.cu"
 tools/diff.sh 08 04 >/dev/null 2>"$tmp/err" # make adds a line of its own, "Error 1"
 check_that "make diff FROM=08 fails with one line naming the steps ($(cat "$tmp/err"))" \
     bash -c "[ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q \"no step '08' (make steps lists them: 01 02\" '$tmp/err'"
 diff06() { m diff06 FROM="$1" TO="$2" 2>/dev/null | head -n 2 | paste -sd' ' -; }
 check_that "make diff06 FROM=06.3 TO=06.10 is versions 3 -> 10" \
-    test "$(diff06 06.3 06.10)" = "--- 06_nn_histogram/v3_privatised.cu +++ 06_nn_histogram/v10_tuned.cu"
+    test "$(diff06 06.3 06.10)" = "--- 06_nn_histogram/v3_privatised.cu +++ 06_nn_histogram/v10_copies.cu"
 check_that "make diff06 FROM=3 TO=10 the same" test "$(diff06 3 10)" = "$(diff06 06.3 06.10)"
-m diff06 FROM=3 TO=11 >/dev/null 2>"$tmp/err"
-check_that "make diff06 TO=11 names the versions ($(cat "$tmp/err"))" \
-    grep -q "no version '11' (the versions: 1 2 3 4 5 6 7 8 9 10, or 06.N)" "$tmp/err"
+m diff06 FROM=3 TO=15 >/dev/null 2>"$tmp/err"
+check_that "make diff06 TO=15 names the versions ($(cat "$tmp/err"))" \
+    grep -q "no version '15' (the versions: 1 2 3 4 5 6 7 8 9 10 11 12 13 14, or 06.N)" "$tmp/err"
 
 # make handout, make grade: the usage before anything else
 m handout >/dev/null 2>"$tmp/err"

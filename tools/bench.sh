@@ -324,12 +324,12 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         cols="$cols histogram_ms cublas cublas_ms vs_cublas mismatched_rows checked_rows exact check gpu args"
         for k in 1 5 50 500 5000; do
             # the baselines run beside every version (each vs_cublas is from its own
-            # process); their rows are kept once per K, from version 10's run.  Version 1,
+            # process); their rows are kept once per K, from version 14's run.  Version 1,
             # the course report's own pipeline, as the report swept K.
             nn_run "$cols" no-cublas --bins "$k" --version 1 --runs "${NN06_RUNS:-3}" || break
             nn_run "$cols" no-cublas --bins "$k" --version 8 --runs "${NN06_RUNS:-3}" || break
-            nn_run "$cols" no-cublas --bins "$k" --version 9 --runs "${NN06_RUNS:-3}" || break
-            nn_run "$cols" rows --bins "$k" --version 10 --runs "${NN06_RUNS:-3}" || break
+            nn_run "$cols" no-cublas --bins "$k" --version 11 --runs "${NN06_RUNS:-3}" || break
+            nn_run "$cols" rows --bins "$k" --version 14 --runs "${NN06_RUNS:-3}" || break
         done ;;
     *) echo "unknown set '$set'" >&2; exit 2 ;;
     esac

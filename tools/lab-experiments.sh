@@ -31,9 +31,12 @@
 #   06-gridorder stage 06, lab 8: version 5 with the references as the grid's fast
 #                dimension (q0 from blockIdx.y, the range from blockIdx.x, the grid's sizes
 #                exchanged), against it as built, 1,000 queries, K = 5000
-#   06-warps9    stage 06, lab 9: version 9's histogram pass with 8, 16, 24 and 32 warps
+#   06-warps11   stage 06, lab 9: version 11's histogram pass with 8, 16, 24 and 32 warps
 #                (I_HIST_WARPS_ONE_GROUP), 1,000 queries, K = 5000
-#   06-warps10   stage 06, lab 10: version 10's packed pass with 20, 24, 28 and 32 warps
+#   06-warps14   stage 06, lab 10: version 14's packed pass with 20, 24, 28 and 32 warps
+#   06-surenearest stage 06, lab 11: version 14 with the sure test of a guessed bin in one
+#                comparison (tools/lab-patches/06_sure_nearest.cu), against version 14 as
+#                built, alternately, at K = 5 and 5000
 #                (I_PACKED_WARPS), full size, K = 5000
 #   05-unstable  stage 05, lab 7: rank_in_warp with the highest lane as leader, counting
 #                the lanes above: which checks of test_05_warp_shuffle_3 fail
@@ -235,14 +238,14 @@ for name in "$@"; do
                     sed 's/.* ms=\([0-9.]*\) .*minmax_ms=\([0-9.]*\) .*histogram_ms=\([0-9.]*\) .*check=\([A-Z]*\).*/  ms=\1 minmax_ms=\2 histogram_ms=\3 check=\4/'
             done
         } >"$log" 2>&1 ;;
-    06-warps9 | 06-warps10)
+    06-warps11 | 06-warps14)
         {
-            if [ "$name" = 06-warps9 ]; then
-                file=v9_latency.cu macro=I_HIST_WARPS_ONE_GROUP counts="8 16 24 32"
-                args="-q 1000 --version 9 --bins 5000 --runs 3 --no-cublas"
+            if [ "$name" = 06-warps11 ]; then
+                file=v11_warps.cu macro=I_HIST_WARPS_ONE_GROUP counts="8 16 24 32"
+                args="-q 1000 --version 11 --bins 5000 --runs 3 --no-cublas"
             else
-                file=v10_tuned.cu macro=I_PACKED_WARPS counts="20 24 28 32"
-                args="--version 10 --bins 5000 --runs 3 --no-cublas"
+                file=v14_swapped_operands.cu macro=I_PACKED_WARPS counts="20 24 28 32"
+                args="--version 14 --bins 5000 --runs 3 --no-cublas"
             fi
             echo "# $name $(date -u +%FT%TZ): $macro in $file, then 06_nn_histogram $args"
             copy warps
@@ -254,6 +257,30 @@ for name in "$@"; do
                     { echo "  build failed:"; head -n 5 "$scratch/warps.err"; continue; }
                 "$scratch/warps/build/bin/06_nn_histogram" $args | grep '^RESULT' |
                     sed 's/.* ms=\([0-9.]*\) .*minmax_ms=\([0-9.]*\) .*histogram_ms=\([0-9.]*\) .*check=\([A-Z]*\).*/  ms=\1 minmax_ms=\2 histogram_ms=\3 check=\4/'
+            done
+        } >"$log" 2>&1 ;;
+    06-surenearest)
+        {
+            echo "# $name $(date -u +%FT%TZ): version 14 with nn_bin_sure_nearest in place of nn_bin_sure_guess"
+            copy surenearest
+            f=$scratch/surenearest/06_nn_histogram/v14_swapped_operands.cu
+            awk -v patch=tools/lab-patches/06_sure_nearest.cu '
+                /^\/\* A block owns NQ groups/ { while ((getline line < patch) > 0) print line; print "" }
+                { print }' "$f" >"$f.new" && mv "$f.new" "$f"
+            sed -i 's/!nn_bin_sure_guess(/!nn_bin_sure_nearest(/' "$f"
+            echo "calls replaced (expect 4): $(grep -c '!nn_bin_sure_nearest(' "$f")"
+            make -s build/bin/06_nn_histogram >/dev/null
+            make -s -C "$scratch/surenearest" build/bin/06_nn_histogram >/dev/null 2>"$scratch/surenearest.err" ||
+                { echo "  build failed:"; head -n 5 "$scratch/surenearest.err"; }
+            # alternately, twice each: the full problem, 5 runs
+            for k in 5 5000; do
+                for round in 1 2; do
+                    for bin in build/bin/06_nn_histogram "$scratch/surenearest/build/bin/06_nn_histogram"; do
+                        echo "--- $bin --version 14 --bins $k --runs 5 --no-cublas (round $round)"
+                        "$bin" --version 14 --bins "$k" --runs 5 --no-cublas | grep '^RESULT' |
+                            sed 's/.* ms=\([0-9.]*\) .*minmax_ms=\([0-9.]*\) .*histogram_ms=\([0-9.]*\) .*check=\([A-Z]*\).*/  ms=\1 minmax_ms=\2 histogram_ms=\3 check=\4/'
+                    done
+                done
             done
         } >"$log" 2>&1 ;;
     05-unstable)

@@ -2,7 +2,7 @@
 # profile.sh BIN_DIR NN - `make profile STAGE=NN`: Nsight Compute (ncu) on stage NN at its
 # defaults - the speed-of-light, memory-workload (with the L2 hit rate), occupancy, launch,
 # instruction-statistics and warp-state (stall reasons) sections of every kernel of one
-# warm-up sort and one timed sort (--runs 1; stage 06: version 10 at 1,000 queries) - at
+# warm-up sort and one timed sort (--runs 1; stage 06: version 14 at 1,000 queries) - at
 # the GPU's own clocks (--clock-control none, as the timings run): what the labs ask for.
 # Writes build/profile/<gpu>/<stage>.ncu-rep (open it in Nsight Compute, or
 # `ncu --import FILE --page details`) and <stage>.summary.txt, one line per kernel
@@ -33,7 +33,7 @@ slug=$(tr 'A-Z' 'a-z' <<<"$gpu" | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')
 if [ "${SAVE:-0}" = 1 ]; then out=results/$slug/profile; else out=build/profile/$slug; fi
 mkdir -p "$out"
 case $stage in
-    06_*) args=${PROFILE_ARGS:--q 1000 --version 10 --runs 1 --no-cublas} ;;
+    06_*) args=${PROFILE_ARGS:--q 1000 --version 14 --runs 1 --no-cublas} ;;
     *) args=${PROFILE_ARGS:---runs 1 --no-cub} ;;
 esac
 name=${PROFILE_NAME:-$stage}

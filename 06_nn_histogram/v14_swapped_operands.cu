@@ -1,14 +1,13 @@
 /*
- * 06_nn_histogram/v9_latency.cu - version 9: hiding latency - independent
- * work in each thread, more warps in each multiprocessor.
+ * 06_nn_histogram/v14_swapped_operands.cu - version 14: the mma's operands
+ * swapped.
  *
- * What changed since version 8: only the tensor-core histogram pass, which
- * binning now dominates.  A thread bins the 8 distances it holds for a group
- * of queries side by side, with no branch between them (the rare unsure ones
- * afterwards; for K <= 9 by comparing with each threshold), keeps its
- * queries' values in registers, and issues shared and global atomics in
- * separate loops.  A block runs 16 or 24 warps instead of 8, and each query
- * gets up to 32 copies of its histogram, so that a warp's lanes do not collide.
+ * What changed since version 13: a histogram pass of its own (packed_pass)
+ * for 16 queries a block in 16-bit counters.  The queries are the mma's A
+ * operand, in registers for the whole range; the references are B, read
+ * straight from memory.  A thread then holds queries g and g + 8 only, which
+ * share one slot (low and high halves): it counts with no test, and the
+ * pass's registers allow 28 warps a block (I_PACKED_WARPS).
  */
 #include "cuda_check.h"
 #include "gpu.h"
@@ -259,10 +258,12 @@ static void run_pass(nn_device *dev, int pass)
 
 #define I_WARPS 8                  /* warps per block */
 #define I_HIST_WARPS_ONE_GROUP 24  /* ... when one group fills the shared memory (plan_imma) */
+#define I_PACKED_WARPS 28          /* ... in packed_pass, up to 128 dimensions (plan_imma) */
 #define I_HIST_WARPS 16            /* ... in the histogram pass otherwise (plan_imma) */
 #define I_MTILES 2                 /* 16-reference tiles per warp step */
 #define I_STEP (16 * I_MTILES)     /* references per warp step: 32 */
 #define I_MAX_GROUPS 4             /* groups of 8 queries per block: up to 32 queries */
+#define I_MINMAX_GROUPS 8          /* ... in the min/max pass, one tile a step: 64 queries */
 #define I_MINMAX_REFS 65536        /* references per block in the min/max pass */
 
 /* c += a b for one 16 x 8 tile and 32 dimensions: bytes in, int32 sums out. */
@@ -286,16 +287,15 @@ static __device__ __forceinline__ void words_of(uint4 lo, uint4 hi, uint32_t w[8
     w[4] = hi.x, w[5] = hi.y, w[6] = hi.z, w[7] = hi.w;
 }
 
-/* The A words of a warp step (I_MTILES tiles, rows g and g + 8 of each) for
+/* The A words of a warp step (MT tiles, rows g and g + 8 of each) for
  * block kb of the dimensions.  `rows` points at this thread's share of row g
  * of the step's first tile: row g + 8 * h of tile mt is (16 mt + 8 h) rows on,
  * and a packed row is KB blocks of 8 uint4. */
-template <int KB>
-static __device__ __forceinline__ void load_step(const uint4 *rows, int kb,
-                                                 uint32_t wa[I_MTILES][2][8])
+template <int KB, int MT>
+static __device__ __forceinline__ void load_step(const uint4 *rows, int kb, uint32_t wa[MT][2][8])
 {
 #pragma unroll
-    for (int mt = 0; mt < I_MTILES; mt++)
+    for (int mt = 0; mt < MT; mt++)
 #pragma unroll
         for (int half = 0; half < 2; half++) {
             const uint4 *p = rows + ((mt * 16 + half * 8) * KB + kb) * 8;
@@ -304,8 +304,8 @@ static __device__ __forceinline__ void load_step(const uint4 *rows, int kb,
 }
 
 /* A block owns NQ groups of 8 queries and a range of references; each warp
- * takes steps of 32 references through the range.  Per step and 128
- * dimensions a thread loads 4 x 32 bytes of references (its share of the
+ * takes steps of 16 MT references through the range.  Per step and 128
+ * dimensions a thread loads 2 MT x 32 bytes of references (its share of the
  * A fragments, straight from global memory into registers) and reads the
  * queries' B fragments from shared memory; the warp then issues 4 mma per
  * tile and query group.  The int32 results are exact dot products, and
@@ -315,11 +315,12 @@ static __device__ __forceinline__ void load_step(const uint4 *rows, int kb,
  * threshold) into `copies` private histograms per query in shared memory
  * (lane % copies picks one, copies a power of two: with 32 copies no two
  * lanes of a warp ever collide), or straight into global memory when
- * copies = 0.  The pass, NQ, the warps per block, SMALLK and KB (blocks of
- * 128 dimensions) are template parameters: the accumulators stay in
+ * copies = 0; PACKED puts two queries' counts in each word.  The pass, NQ,
+ * the warps per block, SMALLK, KB (blocks of 128 dimensions), MT (tiles per
+ * step) and PACKED are template parameters: the accumulators stay in
  * registers, every loop over them unrolls, and each pass is compiled with
  * only its own registers. */
-template <int PASS, int NQ, int WARPS, int SMALLK, int KB>
+template <int PASS, int NQ, int WARPS, int SMALLK, int KB, int MT, bool PACKED>
 static __global__ void __launch_bounds__(WARPS * 32, WARPS <= 8 ? 2 : 1)
 imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const float *rnorm, int nq,
           int refs, int refs_per_block, int k, uint32_t *smin, uint32_t *smax,
@@ -328,7 +329,12 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
     extern __shared__ __align__(16) uint4 i_smem[];
     uint4 *s_qlo = i_smem;                            /* NQ x KB x 32 lanes */
     uint4 *s_qhi = s_qlo + NQ * KB * 32;
-    uint32_t *s_hist = (uint32_t *)(s_qhi + NQ * KB * 32); /* NQ*8 x k x copies */
+    uint32_t *s_hist = (uint32_t *)(s_qhi + NQ * KB * 32); /* SLOTS x k x copies */
+    /* PACKED: two queries share each counter word, 16 bits each - query i in
+     * the low half, query i + NQ * 4 in the high half - so twice the queries
+     * fit; a block counts fewer than 2^16 references (plan_imma), so no half
+     * ever carries into the other */
+    constexpr int SLOTS = PACKED ? NQ * 4 : NQ * 8;
     __shared__ int s_qn[NQ * 8];
     __shared__ float s_root[NQ * 8], s_scale[NQ * 8], s_margin[NQ * 8];
     __shared__ int s_min[NQ * 8], s_max[NQ * 8];
@@ -363,7 +369,7 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                                                         : __uint_as_float(NN_NO_THRESHOLD);
     }
     if (PASS == PASS_HISTOGRAM && copies)
-        for (int i = threadIdx.x; i < NQ * 8 * k * copies; i += WARPS * 32)
+        for (int i = threadIdx.x; i < SLOTS * k * copies; i += WARPS * 32)
             s_hist[i] = 0;
     __syncthreads();
 
@@ -389,25 +395,26 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
     const int copy = lane & (copies - 1); /* copies is a power of two */
 
     /* this thread's share of row g of the warp's first step, and of its norms */
-    int r0 = r_begin + warp * I_STEP;
+    constexpr int STEP = 16 * MT; /* references per warp step */
+    int r0 = r_begin + warp * STEP;
     const uint4 *rows = base8 + (size_t)(r0 + g) * block_vec + 2 * t;
     const float *rnorms = rnorm + r0 + g;
-    const size_t rows_per_step = (size_t)WARPS * I_STEP;
-    uint32_t wa[I_MTILES][2][8];
+    const size_t rows_per_step = (size_t)WARPS * STEP;
+    uint32_t wa[MT][2][8];
     if (r0 < r_end)
-        load_step<KB>(rows, 0, wa);
-    for (; r0 < r_end; r0 += WARPS * I_STEP, rows += rows_per_step * block_vec,
+        load_step<KB, MT>(rows, 0, wa);
+    for (; r0 < r_end; r0 += WARPS * STEP, rows += rows_per_step * block_vec,
                        rnorms += rows_per_step) {
-        int acc[I_MTILES][NQ][4];
+        int acc[MT][NQ][4];
 #pragma unroll
-        for (int mt = 0; mt < I_MTILES; mt++)
+        for (int mt = 0; mt < MT; mt++)
 #pragma unroll
             for (int n = 0; n < NQ; n++)
                 acc[mt][n][0] = acc[mt][n][1] = acc[mt][n][2] = acc[mt][n][3] = 0;
 #pragma unroll
         for (int kb = 0; kb < KB; kb++) {
             if (kb > 0)
-                load_step<KB>(rows, kb, wa);
+                load_step<KB, MT>(rows, kb, wa);
 #pragma unroll
             for (int n = 0; n < NQ; n++) {
                 uint32_t wb[8];
@@ -418,7 +425,7 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                     uint32_t b[2];
                     imma_b_fragment(wb, c, b);
 #pragma unroll
-                    for (int mt = 0; mt < I_MTILES; mt++) {
+                    for (int mt = 0; mt < MT; mt++) {
                         uint32_t a[4];
                         imma_a_fragment(wa[mt][0], wa[mt][1], c, a);
                         mma_u8(acc[mt][n], a, b);
@@ -427,16 +434,16 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
             }
         }
         /* the next step's first block is on its way while this one is binned */
-        const bool full_step = r0 + I_STEP <= r_end; /* all but a range's last step */
-        if (r0 + WARPS * I_STEP < r_end)
-            load_step<KB>(rows + rows_per_step * block_vec, 0, wa);
+        const bool full_step = r0 + STEP <= r_end; /* all but a range's last step */
+        if (r0 + WARPS * STEP < r_end)
+            load_step<KB, MT>(rows + rows_per_step * block_vec, 0, wa);
 
         /* ||r||^2 of rows g and g + 8 of each tile; past the end of the
          * range (the last step only) a reference is absent */
-        int rn[I_MTILES][2];
-        unsigned present = (1u << (I_MTILES * 2)) - 1; /* bit 2 mt + half */
+        int rn[MT][2];
+        unsigned present = (1u << (MT * 2)) - 1; /* bit 2 mt + half */
 #pragma unroll
-        for (int mt = 0; mt < I_MTILES; mt++)
+        for (int mt = 0; mt < MT; mt++)
 #pragma unroll
             for (int half = 0; half < 2; half++) {
                 bool in = full_step || r0 + mt * 16 + half * 8 + g < r_end;
@@ -450,7 +457,7 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
          * (c[j] and c[2 + j] of each of its 2 tiles: e = 2 mt + half).  The 8
          * distances of a group are binned side by side, without a branch, so
          * that their instructions interleave; the rare unsure ones afterwards. */
-        constexpr int E = I_MTILES * 2;
+        constexpr int E = MT * 2;
 #pragma unroll
         for (int n = 0; n < NQ; n++) {
             int ql[2], d[2][E]; /* d: s - ||q||^2 = ||r||^2 - 2 q.r */
@@ -460,12 +467,21 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                 ql[j] = n * 8 + imma_c_query(lane, j);
                 query_in[j] = q0 + ql[j] < nq;
 #pragma unroll
-                for (int mt = 0; mt < I_MTILES; mt++)
+                for (int mt = 0; mt < MT; mt++)
 #pragma unroll
                     for (int half = 0; half < 2; half++)
                         d[j][2 * mt + half] = rn[mt][half] - 2 * acc[mt][n][2 * half + j];
             }
             if constexpr (PASS == PASS_MINMAX) {
+                if (full_step) { /* every reference of the step exists */
+#pragma unroll
+                    for (int j = 0; j < 2; j++)
+#pragma unroll
+                        for (int e = 0; e < E; e++) {
+                            my_min[n][j] = min(my_min[n][j], d[j][e]);
+                            my_max[n][j] = max(my_max[n][j], d[j][e]);
+                        }
+                } else
 #pragma unroll
                 for (int j = 0; j < 2; j++)
 #pragma unroll
@@ -480,22 +496,18 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                 for (int j = 0; j < 2; j++)
                     qn[j] = HOIST ? h_qn[n][j] : s_qn[ql[j]];
                 if (SMALLK) { /* K <= SMALLK + 1: count the thresholds at or below s */
-                    /* WRITE BEGIN latency: binning without a branch to wait on: for K <= SMALLK + 1, a distance's bin as the count of its query's thresholds at or below it; else the sure guesses of all the distances first, and the thresholds asked only where one is unsure (rare) */
 #pragma unroll
                     for (int j = 0; j < 2; j++) {
                         const float *thr = s_thr + ql[j] * SMALLK;
 #pragma unroll
                         for (int e = 0; e < E; e++) {
                             float s = (float)(qn[j] + d[j][e]);
-                            /* LAB BEGIN small_k_bins: K <= SMALLK + 1: bin[j][e] = how many of the query's thresholds are at or below s - no branch, no lookup */
                             bin[j][e] = 0;
 #pragma unroll
                             for (int b = 0; b < SMALLK; b++)
                                 bin[j][e] += s >= thr[b];
-                            /* LAB END small_k_bins */
                         }
                     }
-                    /* WRITE END latency */
                 } else {
                     float root[2], scale[2], qmargin[2];
 #pragma unroll
@@ -505,15 +517,12 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                         qmargin[j] = HOIST ? h_margin[n][j] : s_margin[ql[j]];
                     }
                     bool any_unsure = false;
-                    /* WRITE BEGIN latency: binning without a branch to wait on: for K <= SMALLK + 1, a distance's bin as the count of its query's thresholds at or below it; else the sure guesses of all the distances first, and the thresholds asked only where one is unsure (rare) */
 #pragma unroll
                     for (int j = 0; j < 2; j++)
 #pragma unroll
                         for (int e = 0; e < E; e++) {
-                            /* LAB BEGIN sure_guesses: bin[j][e] = the guessed bin of the distance (nn_guess_small, nn_bin_sure_guess); any_unsure records a guess within the margin of a threshold */
                             float g_s = nn_guess_small((float)(qn[j] + d[j][e]), root[j], scale[j]);
                             any_unsure |= !nn_bin_sure_guess(g_s, k, qmargin[j], &bin[j][e]);
-                            /* LAB END sure_guesses */
                         }
                     if (any_unsure) { /* rare: find which, and ask the thresholds */
 #pragma unroll
@@ -529,13 +538,27 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                             }
                         }
                     }
-                    /* WRITE END latency */
                 }
                 /* separate loops, so that the compiler knows which memory each
                  * atomic goes to (a generic atomic on shared memory is slow), and
                  * none of them waits on a test in the usual, full step */
 #pragma unroll
                 for (int j = 0; j < 2; j++) {
+                    if (PACKED) { /* one copy; a query past the end counts unseen */
+                        const uint32_t one = n >= NQ / 2 ? 1u << 16 : 1u;
+                        uint32_t *counts = s_hist + (ql[j] % SLOTS) * k;
+                        if (full_step) {
+#pragma unroll
+                            for (int e = 0; e < E; e++)
+                                atomicAdd(&counts[bin[j][e]], one);
+                        } else {
+#pragma unroll
+                            for (int e = 0; e < E; e++)
+                                if (present >> e & 1u)
+                                    atomicAdd(&counts[bin[j][e]], one);
+                        }
+                        continue;
+                    }
                     if (!query_in[j])
                         continue;
                     if (copies) {
@@ -588,31 +611,214 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
             }
     } else if (copies) {
         __syncthreads();
-        for (int i = threadIdx.x; i < NQ * 8 * k; i += WARPS * 32) {
+        for (int i = threadIdx.x; i < SLOTS * k; i += WARPS * 32) {
             uint32_t count = 0;
             for (int c = 0; c < copies; c++)
                 count += s_hist[i * copies + c];
-            if (count != 0 && q0 + i / k < nq)
+            if (PACKED) { /* each half of the copies' sum is still below 2^16 */
+                if ((count & 0xffffu) != 0 && q0 + i / k < nq)
+                    atomicAdd(&hist[(size_t)q0 * k + i], count & 0xffffu);
+                if ((count >> 16) != 0 && q0 + SLOTS + i / k < nq)
+                    atomicAdd(&hist[(size_t)(q0 + SLOTS) * k + i], count >> 16);
+            } else if (count != 0 && q0 + i / k < nq)
                 atomicAdd(&hist[(size_t)q0 * k + i], count);
         }
     }
 }
 
+/* This thread's words of references 8 nt + g (nt = 0, 1: the step's two
+ * tiles of 8) for block kb of the dimensions; `rows` points at its share of
+ * row g of the step's first tile, and a packed row is KB blocks of 8 uint4. */
+template <int KB>
+static __device__ __forceinline__ void load_refs(const uint4 *rows, int kb, uint32_t wb[2][8])
+{
+    /* WRITE BEGIN swapped: the operands swapped: the references as the B operand (load_refs), and packed_pass's flush of its 16-bit-packed words to the histogram in global memory */
+    /* LAB BEGIN reference_operand: the B words of a step: for each of the 2 tiles of 8 references, this thread's 8 words of block kb (operands swapped: references are B now) */
+#pragma unroll
+    for (int nt = 0; nt < 2; nt++) {
+        const uint4 *p = rows + (8 * nt * KB + kb) * 8;
+        words_of(p[0], p[1], wb[nt]);
+    }
+    /* LAB END reference_operand */
+    /* WRITE END swapped */
+}
+
+/* The packed histogram pass, operands swapped.  A block owns 16 queries - the
+ * 16 rows of A, q0 .. q0 + 15 - and a range of fewer than 2^16 references;
+ * each warp takes steps of 16 references (two 8-column tiles of B).  Thread
+ * (g, t) holds queries g and g + 8: c0, c1 of a tile are query g with
+ * references 2t and 2t + 1, c2, c3 query g + 8 with the same two.  Query g
+ * counts in the low 16 bits of slot g's words, query g + 8 in the high.  The
+ * binning is imma_pass's. */
+template <int WARPS, int KB>
+static __global__ void __launch_bounds__(WARPS * 32, 1)
+packed_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const float *rnorm,
+            int nq, int refs, int refs_per_block, int k, const uint32_t *smin,
+            const uint32_t *smax, const float *threshold, const float *margin, uint32_t *hist)
+{
+    extern __shared__ __align__(16) uint4 i_smem[];
+    uint32_t *s_hist = (uint32_t *)i_smem; /* 8 slots x k */
+    constexpr int STEP = 16, E = 4;        /* references per warp step; distances per query */
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, g = lane / 4, t = lane % 4;
+    const int q0 = blockIdx.x * 16;
+    const int r_begin = blockIdx.y * refs_per_block;
+    const int r_end = refs - r_begin < refs_per_block ? refs : r_begin + refs_per_block;
+    const int block_vec = KB * (IMMA_BLOCK_DIMS / 16); /* uint4 per packed vector */
+
+    for (int i = threadIdx.x; i < 8 * k; i += WARPS * 32)
+        s_hist[i] = 0;
+
+    /* queries g and g + 8 (h = 0, 1): their A fragments, in registers for the
+     * whole range (the packed queries are padded to whole blocks of 16), and
+     * what their binning needs */
+    uint32_t a[KB][4][4];
+#pragma unroll
+    for (int kb = 0; kb < KB; kb++) {
+        uint32_t qg[8], qg8[8];
+        const uint4 *p = query8 + (size_t)(q0 + g) * block_vec + kb * 8 + 2 * t;
+        words_of(p[0], p[1], qg);
+        p += 8 * (size_t)block_vec;
+        words_of(p[0], p[1], qg8);
+#pragma unroll
+        for (int c = 0; c < 4; c++)
+            imma_a_fragment(qg, qg8, c, a[kb][c]);
+    }
+    int qn[2];
+    float root[2], scale[2], qmargin[2];
+    bool query_in[2];
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        int q = q0 + g + 8 * h;
+        query_in[h] = q < nq;
+        qn[h] = query_in[h] ? (int)qnorm[q] : 0; /* exact: an integer below 2^24 */
+        root[h] = scale[h] = qmargin[h] = 0.0f; /* a query past the end: bin 0, unseen */
+        if (query_in[h]) {
+            bin_guess_params(smin, smax, q, k, &root[h], &scale[h]);
+            qmargin[h] = margin[q];
+        }
+    }
+    __syncthreads();
+
+    int r0 = r_begin + warp * STEP;
+    const uint4 *rows = base8 + (size_t)(r0 + g) * block_vec + 2 * t;
+    const size_t rows_per_step = (size_t)WARPS * STEP;
+    uint32_t wb[2][8];
+    if (r0 < r_end)
+        load_refs<KB>(rows, 0, wb);
+    for (; r0 < r_end; r0 += WARPS * STEP, rows += rows_per_step * block_vec) {
+        int acc[2][4] = {};
+#pragma unroll
+        for (int kb = 0; kb < KB; kb++) {
+            if (kb > 0)
+                load_refs<KB>(rows, kb, wb);
+#pragma unroll
+            for (int c = 0; c < 4; c++)
+#pragma unroll
+                for (int nt = 0; nt < 2; nt++) {
+                    uint32_t b[2];
+                    imma_b_fragment(wb[nt], c, b);
+                    mma_u8(acc[nt], a[kb][c], b);
+                }
+        }
+        const bool full_step = r0 + STEP <= r_end; /* all but a range's last step */
+        if (r0 + WARPS * STEP < r_end)
+            load_refs<KB>(rows + rows_per_step * block_vec, 0, wb);
+
+        /* ||r||^2 of references 8 nt + 2t + i, e = 2 nt + i; past the end of
+         * the range (the last step only) a reference is absent */
+        int rn[E];
+        unsigned present = (1u << E) - 1;
+        if (full_step) {
+#pragma unroll
+            for (int nt = 0; nt < 2; nt++) {
+                float2 pair = ((const float2 *)(rnorm + r0 + 8 * nt))[t];
+                rn[2 * nt] = (int)pair.x, rn[2 * nt + 1] = (int)pair.y;
+            }
+        } else {
+#pragma unroll
+            for (int e = 0; e < E; e++) {
+                int r = r0 + 8 * (e / 2) + 2 * t + e % 2;
+                rn[e] = r < r_end ? (int)rnorm[r] : 0;
+                if (r >= r_end)
+                    present &= ~(1u << e);
+            }
+        }
+
+        /* the 8 distances side by side, the rare unsure ones afterwards */
+        int bin[2][E];
+        bool any_unsure = false;
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+#pragma unroll
+            for (int e = 0; e < E; e++) {
+                int s = qn[h] + rn[e] - 2 * acc[e / 2][2 * h + e % 2];
+                float g_s = nn_guess_small((float)s, root[h], scale[h]);
+                any_unsure |= !nn_bin_sure_guess(g_s, k, qmargin[h], &bin[h][e]);
+            }
+        if (any_unsure) {
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const float *thr = threshold + (size_t)(q0 + g + 8 * h) * (k - 1);
+#pragma unroll
+                for (int e = 0; e < E; e++) {
+                    float s = (float)(qn[h] + rn[e] - 2 * acc[e / 2][2 * h + e % 2]);
+                    if (query_in[h] && (present >> e & 1u) &&
+                        !nn_bin_sure_guess(nn_guess_small(s, root[h], scale[h]), k, qmargin[h],
+                                           &bin[h][e]))
+                        bin[h][e] = nn_bin_from_thresholds(s, thr, k, bin[h][e]);
+                }
+            }
+        }
+        /* query g in the low halves, g + 8 in the high: one slot, no tests */
+        uint32_t *counts = s_hist + g * k;
+        if (full_step) {
+#pragma unroll
+            for (int e = 0; e < E; e++) {
+                atomicAdd(&counts[bin[0][e]], 1u);
+                atomicAdd(&counts[bin[1][e]], 1u << 16);
+            }
+        } else {
+#pragma unroll
+            for (int e = 0; e < E; e++)
+                if (present >> e & 1u) {
+                    atomicAdd(&counts[bin[0][e]], 1u);
+                    atomicAdd(&counts[bin[1][e]], 1u << 16);
+                }
+        }
+    }
+
+    __syncthreads();
+    /* WRITE BEGIN swapped: the operands swapped: the references as the B operand (load_refs), and packed_pass's flush of its 16-bit-packed words to the histogram in global memory */
+    for (int i = threadIdx.x; i < 8 * k; i += WARPS * 32) {
+        uint32_t count = s_hist[i]; /* each half below 2^16 */
+        /* LAB BEGIN packed_flush: add each half of the word, where it is not 0 and its query exists, to the histogram: the low half to query q0 + i / k, the high half to query q0 + 8 + i / k, bin i % k */
+        if ((count & 0xffffu) != 0 && q0 + i / k < nq)
+            atomicAdd(&hist[(size_t)q0 * k + i], count & 0xffffu);
+        if ((count >> 16) != 0 && q0 + 8 + i / k < nq)
+            atomicAdd(&hist[(size_t)(q0 + 8) * k + i], count >> 16);
+        /* LAB END packed_flush */
+    }
+    /* WRITE END swapped */
+}
+
 /* How one pass is laid out: query groups per block, warps per block,
  * histogram copies (0: the counts go to global memory), references per block,
- * dynamic shared memory. */
+ * tiles per warp step, 16-bit counters or not, dynamic shared memory. */
 typedef struct {
-    int groups, warps, copies, refs_per_block;
+    int groups, warps, copies, refs_per_block, mtiles, packed;
     size_t smem;
 } imma_plan;
 
 static imma_plan plan_imma(const nn_device *dev, int pass)
 {
     const nn_problem *p = &dev->p;
-    imma_plan plan = {I_MAX_GROUPS, I_WARPS, 0, I_MINMAX_REFS, 0};
+    imma_plan plan = {I_MAX_GROUPS, I_WARPS, 0, I_MINMAX_REFS, I_MTILES, 0, 0};
     size_t fragments = (size_t)I_MAX_GROUPS * dev->kblocks * 32 * 2 * sizeof(uint4);
     size_t room = gpu_shared_memory_optin() - 2048; /* the static arrays */
-    if (pass == PASS_HISTOGRAM) {
+    if (pass == PASS_MINMAX) {
+        plan.groups = I_MINMAX_GROUPS;
+        plan.mtiles = 1;
+    } else {
         /* as many queries as have a histogram in shared memory (fewer queries
          * per block means the references are read more often) */
         size_t per_query = (size_t)p->bins * sizeof(uint32_t);
@@ -634,7 +840,7 @@ static imma_plan plan_imma(const nn_device *dev, int pass)
          * room for more threads at 80 registers: 24 warps, so that while
          * some wait for their references or their atomics, others have
          * work.  On the H100 at K = 5000 (1,000 queries, the histogram
-         * pass of version 9; lab exercise 9): 8 warps 4.6 ms, 16 warps 2.8 ms,
+         * pass of version 11; lab exercise 9): 8 warps 4.6 ms, 16 warps 2.8 ms,
          * 24 warps 2.3 ms, 32 warps 5.4 ms (and spills) */
         plan.warps = plan.groups == 1 ? I_HIST_WARPS_ONE_GROUP : I_HIST_WARPS;
         /* enough references per block that the final flush of its K counters
@@ -642,25 +848,60 @@ static imma_plan plan_imma(const nn_device *dev, int pass)
         plan.refs_per_block = (int)nn_round_up((size_t)(64 * p->bins > I_MINMAX_REFS ? 64 * p->bins
                                                                                    : I_MINMAX_REFS),
                                             plan.warps * I_STEP);
+        /* Where the 32-bit histograms leave room for fewer than all groups,
+         * 16-bit counters hold twice the queries in the same bytes: each
+         * reference read serves twice the distances.  The price: a block
+         * may count fewer than 2^16 references (more blocks, more flushes),
+         * and one tile per warp step, so that the registers still allow 24
+         * warps. */
+        if (plan.copies > 0 && plan.groups < I_MAX_GROUPS) {
+            plan.groups *= 2;
+            plan.packed = 1;
+            plan.copies = 1; /* the kernel counts into one copy (more never fit) */
+            plan.mtiles = 1;
+            plan.warps = plan.groups == 2 && dev->kblocks == 1 ? I_PACKED_WARPS
+                                                               : I_HIST_WARPS_ONE_GROUP;
+            plan.refs_per_block = 65535 / (plan.warps * 16) * (plan.warps * 16);
+        }
     }
-    /* the grid's y dimension holds at most 65535 ranges */
-    size_t least = nn_round_up(((size_t)p->refs + 65534) / 65535, plan.warps * I_STEP);
+    /* the grid's y dimension holds at most 65535 ranges (at most 32,769
+     * references each, for an int count of them: never more than the
+     * packed counters allow) */
+    const int step = plan.warps * plan.mtiles * 16;
+    size_t least = nn_round_up(((size_t)p->refs + 65534) / 65535, step);
     if ((size_t)plan.refs_per_block < least)
         plan.refs_per_block = (int)least;
     plan.smem = (size_t)plan.groups * dev->kblocks * 32 * 2 * sizeof(uint4) +
-                (size_t)plan.groups * 8 * p->bins * plan.copies * sizeof(uint32_t);
+                (size_t)plan.groups * 8 * p->bins * plan.copies * sizeof(uint32_t) /
+                    (plan.packed ? 2 : 1);
     return plan;
 }
 
-template <int PASS, int NQ, int WARPS, int SMALLK, int KB>
+template <int KB>
+static void launch_packed(nn_device *dev, const imma_plan *plan)
+{
+    const nn_problem *p = &dev->p;
+    constexpr int WARPS = KB == 1 ? I_PACKED_WARPS : I_HIST_WARPS_ONE_GROUP; /* as plan_imma */
+    CUDA_CHECK(cudaFuncSetAttribute(packed_pass<WARPS, KB>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)plan->smem));
+    dim3 grid((unsigned)((p->queries + 15) / 16),
+              (unsigned)((p->refs + plan->refs_per_block - 1) / plan->refs_per_block));
+    packed_pass<WARPS, KB><<<grid, WARPS * 32, plan->smem>>>(
+        (const uint4 *)dev->query8, (const uint4 *)dev->base8, dev->qnorm, dev->rnorm, p->queries,
+        p->refs, plan->refs_per_block, p->bins, dev->smin, dev->smax, dev->threshold, dev->margin,
+        dev->hist);
+    CUDA_CHECK_LAUNCH();
+}
+
+template <int PASS, int NQ, int WARPS, int SMALLK, int KB, int MT = I_MTILES, bool PACKED = false>
 static void launch_imma(nn_device *dev, const imma_plan *plan)
 {
     const nn_problem *p = &dev->p;
-    CUDA_CHECK(cudaFuncSetAttribute(imma_pass<PASS, NQ, WARPS, SMALLK, KB>,
+    CUDA_CHECK(cudaFuncSetAttribute(imma_pass<PASS, NQ, WARPS, SMALLK, KB, MT, PACKED>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)plan->smem));
     dim3 grid((unsigned)((p->queries + NQ * 8 - 1) / (NQ * 8)),
               (unsigned)((p->refs + plan->refs_per_block - 1) / plan->refs_per_block));
-    imma_pass<PASS, NQ, WARPS, SMALLK, KB><<<grid, WARPS * 32, plan->smem>>>(
+    imma_pass<PASS, NQ, WARPS, SMALLK, KB, MT, PACKED><<<grid, WARPS * 32, plan->smem>>>(
         (const uint4 *)dev->query8, (const uint4 *)dev->base8, dev->qnorm, dev->rnorm, p->queries,
         p->refs, plan->refs_per_block, p->bins, dev->smin, dev->smax, dev->threshold, dev->margin,
         dev->hist, plan->copies);
@@ -673,7 +914,11 @@ template <int KB>
 static void run_imma_pass_kb(nn_device *dev, int pass, const imma_plan *plan)
 {
     if (pass == PASS_MINMAX)
-        launch_imma<PASS_MINMAX, I_MAX_GROUPS, I_WARPS, 0, KB>(dev, plan);
+        launch_imma<PASS_MINMAX, I_MINMAX_GROUPS, I_WARPS, 0, KB, 1>(dev, plan);
+    else if (plan->packed && plan->groups == 2) /* 16 queries: A's 16 rows */
+        launch_packed<KB>(dev, plan);
+    else if (plan->packed)
+        launch_imma<PASS_HISTOGRAM, 4, I_HIST_WARPS_ONE_GROUP, 0, KB, 1, true>(dev, plan);
     else if (plan->groups == 4 && dev->p.bins <= 5) /* a few thresholds: compare with each */
         launch_imma<PASS_HISTOGRAM, 4, I_HIST_WARPS, 4, KB>(dev, plan);
     else if (plan->groups == 4 && dev->p.bins <= 9)
@@ -727,4 +972,4 @@ static double step_bytes(const nn_device *dev, int step)
     return d * (r * blocks + q) + (step == NN_STEP_HISTOGRAM ? 4.0 * q * k : 0.0);
 }
 
-extern const nn_version nn_version_9 = {"occupancy and latency", 0, run, step_bytes};
+extern const nn_version nn_version_14 = {"operands swapped", 0, run, step_bytes};

@@ -1,12 +1,13 @@
 /*
- * 06_nn_histogram/v10_tuned.cu - version 10: tuned where the profiler pointed.
+ * 06_nn_histogram/v12_packed_counters.cu - version 12: 16-bit counters.
  *
- * What changed since version 9: five small changes, each found in a profile
- * and kept for what it measured (README, "Profile-driven tuning"): at large K
- * two 16-bit counters to a word, so twice the queries' histograms fit in
- * shared memory, and that pass with the mma operands swapped and with no test
- * per count (packed_pass); a min/max pass with 64 queries a block; the sure
- * test of a guessed bin in one comparison (nn_bin_sure_nearest).
+ * What changed since version 11: the histogram pass at large K, where the
+ * 32-bit histograms leave shared memory room for fewer than all 4 groups of
+ * queries.  Two queries' counters now share each word, 16 bits each, so twice
+ * the queries fit and each reference read serves twice the distances.  A
+ * block counts fewer than 2^16 references (no half ever carries into the
+ * other), and a warp step holds one tile of references instead of two
+ * (MT, a template parameter now), so that the registers still allow 24 warps.
  */
 #include "cuda_check.h"
 #include "gpu.h"
@@ -257,12 +258,10 @@ static void run_pass(nn_device *dev, int pass)
 
 #define I_WARPS 8                  /* warps per block */
 #define I_HIST_WARPS_ONE_GROUP 24  /* ... when one group fills the shared memory (plan_imma) */
-#define I_PACKED_WARPS 28          /* ... in packed_pass, up to 128 dimensions (plan_imma) */
 #define I_HIST_WARPS 16            /* ... in the histogram pass otherwise (plan_imma) */
 #define I_MTILES 2                 /* 16-reference tiles per warp step */
 #define I_STEP (16 * I_MTILES)     /* references per warp step: 32 */
 #define I_MAX_GROUPS 4             /* groups of 8 queries per block: up to 32 queries */
-#define I_MINMAX_GROUPS 8          /* ... in the min/max pass, one tile a step: 64 queries */
 #define I_MINMAX_REFS 65536        /* references per block in the min/max pass */
 
 /* c += a b for one 16 x 8 tile and 32 dimensions: bytes in, int32 sums out. */
@@ -300,18 +299,6 @@ static __device__ __forceinline__ void load_step(const uint4 *rows, int kb, uint
             const uint4 *p = rows + ((mt * 16 + half * 8) * KB + kb) * 8;
             words_of(p[0], p[1], wa[mt][half]);
         }
-}
-
-/* A block's count of one query and bin into the histogram in global memory. */
-static __device__ __forceinline__ void add_count(uint32_t *hist, size_t at, uint32_t count,
-                                                 bool query_in)
-{
-    /* WRITE BEGIN tuned: the tuned passes: a block's count into the histogram (add_count), the copies' counters summed into one count a bin - two queries' counts in the halves of a 16-bit-packed word - and the references as the B operand (load_refs) */
-    /* LAB BEGIN add_count: add a non-zero count of a query that exists to hist[at] */
-    if (count != 0 && query_in)
-        atomicAdd(&hist[at], count);
-    /* LAB END add_count */
-    /* WRITE END tuned */
 }
 
 /* A block owns NQ groups of 8 queries and a range of references; each warp
@@ -484,15 +471,6 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                         d[j][2 * mt + half] = rn[mt][half] - 2 * acc[mt][n][2 * half + j];
             }
             if constexpr (PASS == PASS_MINMAX) {
-                if (full_step) { /* every reference of the step exists */
-#pragma unroll
-                    for (int j = 0; j < 2; j++)
-#pragma unroll
-                        for (int e = 0; e < E; e++) {
-                            my_min[n][j] = min(my_min[n][j], d[j][e]);
-                            my_max[n][j] = max(my_max[n][j], d[j][e]);
-                        }
-                } else
 #pragma unroll
                 for (int j = 0; j < 2; j++)
 #pragma unroll
@@ -533,7 +511,7 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
 #pragma unroll
                         for (int e = 0; e < E; e++) {
                             float g_s = nn_guess_small((float)(qn[j] + d[j][e]), root[j], scale[j]);
-                            any_unsure |= !nn_bin_sure_nearest(g_s, k, qmargin[j], &bin[j][e]);
+                            any_unsure |= !nn_bin_sure_guess(g_s, k, qmargin[j], &bin[j][e]);
                         }
                     if (any_unsure) { /* rare: find which, and ask the thresholds */
 #pragma unroll
@@ -543,7 +521,7 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                             for (int e = 0; e < E; e++) {
                                 float s = (float)(qn[j] + d[j][e]);
                                 if (query_in[j] && (present >> e & 1u) &&
-                                    !nn_bin_sure_nearest(nn_guess_small(s, root[j], scale[j]), k,
+                                    !nn_bin_sure_guess(nn_guess_small(s, root[j], scale[j]), k,
                                                        qmargin[j], &bin[j][e]))
                                     bin[j][e] = nn_bin_from_thresholds(s, thr, k, bin[j][e]);
                             }
@@ -556,6 +534,8 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
 #pragma unroll
                 for (int j = 0; j < 2; j++) {
                     if (PACKED) { /* one copy; a query past the end counts unseen */
+                        /* WRITE BEGIN packed_counters: 16-bit counters: a distance of query ql[j] counted in slot ql[j] % SLOTS - in the low half of the words for the first NQ / 2 groups, the high half for the others - and the flush of each word's two halves to their two queries in global memory */
+                        /* LAB BEGIN packed_count: count each distance of query ql[j] (all E in a full step, those present otherwise) in slot ql[j] % SLOTS: add 1 to the low half of counter bin[j][e] for groups n < NQ / 2, 1 << 16 (the high half) for the others */
                         const uint32_t one = n >= NQ / 2 ? 1u << 16 : 1u;
                         uint32_t *counts = s_hist + (ql[j] % SLOTS) * k;
                         if (full_step) {
@@ -568,6 +548,8 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                                 if (present >> e & 1u)
                                     atomicAdd(&counts[bin[j][e]], one);
                         }
+                        /* LAB END packed_count */
+                        /* WRITE END packed_counters */
                         continue;
                     }
                     if (!query_in[j])
@@ -622,190 +604,21 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
             }
     } else if (copies) {
         __syncthreads();
-        /* WRITE BEGIN tuned: the tuned passes: a block's count into the histogram (add_count), the copies' counters summed into one count a bin - two queries' counts in the halves of a 16-bit-packed word - and the references as the B operand (load_refs) */
         for (int i = threadIdx.x; i < SLOTS * k; i += WARPS * 32) {
             uint32_t count = 0;
             for (int c = 0; c < copies; c++)
                 count += s_hist[i * copies + c];
             if (PACKED) { /* each half of the copies' sum is still below 2^16 */
-                add_count(hist, (size_t)q0 * k + i, count & 0xffffu, q0 + i / k < nq);
-                add_count(hist, (size_t)(q0 + SLOTS) * k + i, count >> 16, q0 + SLOTS + i / k < nq);
+                /* WRITE BEGIN packed_counters: 16-bit counters: a distance of query ql[j] counted in slot ql[j] % SLOTS - in the low half of the words for the first NQ / 2 groups, the high half for the others - and the flush of each word's two halves to their two queries in global memory */
+                if ((count & 0xffffu) != 0 && q0 + i / k < nq)
+                    atomicAdd(&hist[(size_t)q0 * k + i], count & 0xffffu);
+                if ((count >> 16) != 0 && q0 + SLOTS + i / k < nq)
+                    atomicAdd(&hist[(size_t)(q0 + SLOTS) * k + i], count >> 16);
+                /* WRITE END packed_counters */
             } else if (count != 0 && q0 + i / k < nq)
                 atomicAdd(&hist[(size_t)q0 * k + i], count);
         }
-        /* WRITE END tuned */
     }
-}
-
-/* This thread's words of references 8 nt + g (nt = 0, 1: the step's two
- * tiles of 8) for block kb of the dimensions; `rows` points at its share of
- * row g of the step's first tile, and a packed row is KB blocks of 8 uint4. */
-template <int KB>
-static __device__ __forceinline__ void load_refs(const uint4 *rows, int kb, uint32_t wb[2][8])
-{
-    /* WRITE BEGIN tuned: the tuned passes: a block's count into the histogram (add_count), the copies' counters summed into one count a bin - two queries' counts in the halves of a 16-bit-packed word - and the references as the B operand (load_refs) */
-    /* LAB BEGIN reference_operand: the B words of a step: for each of the 2 tiles of 8 references, this thread's 8 words of block kb (operands swapped: references are B now) */
-#pragma unroll
-    for (int nt = 0; nt < 2; nt++) {
-        const uint4 *p = rows + (8 * nt * KB + kb) * 8;
-        words_of(p[0], p[1], wb[nt]);
-    }
-    /* LAB END reference_operand */
-    /* WRITE END tuned */
-}
-
-/* The packed histogram pass, operands swapped.  A block owns 16 queries - the
- * 16 rows of A, q0 .. q0 + 15 - and a range of fewer than 2^16 references;
- * each warp takes steps of 16 references (two 8-column tiles of B).  Thread
- * (g, t) holds queries g and g + 8: c0, c1 of a tile are query g with
- * references 2t and 2t + 1, c2, c3 query g + 8 with the same two.  Query g
- * counts in the low 16 bits of slot g's words, query g + 8 in the high.  The
- * binning is imma_pass's. */
-template <int WARPS, int KB>
-static __global__ void __launch_bounds__(WARPS * 32, 1)
-packed_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const float *rnorm,
-            int nq, int refs, int refs_per_block, int k, const uint32_t *smin,
-            const uint32_t *smax, const float *threshold, const float *margin, uint32_t *hist)
-{
-    extern __shared__ __align__(16) uint4 i_smem[];
-    uint32_t *s_hist = (uint32_t *)i_smem; /* 8 slots x k */
-    constexpr int STEP = 16, E = 4;        /* references per warp step; distances per query */
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, g = lane / 4, t = lane % 4;
-    const int q0 = blockIdx.x * 16;
-    const int r_begin = blockIdx.y * refs_per_block;
-    const int r_end = refs - r_begin < refs_per_block ? refs : r_begin + refs_per_block;
-    const int block_vec = KB * (IMMA_BLOCK_DIMS / 16); /* uint4 per packed vector */
-
-    for (int i = threadIdx.x; i < 8 * k; i += WARPS * 32)
-        s_hist[i] = 0;
-
-    /* queries g and g + 8 (h = 0, 1): their A fragments, in registers for the
-     * whole range (the packed queries are padded to whole blocks of 16), and
-     * what their binning needs */
-    uint32_t a[KB][4][4];
-#pragma unroll
-    for (int kb = 0; kb < KB; kb++) {
-        uint32_t qg[8], qg8[8];
-        const uint4 *p = query8 + (size_t)(q0 + g) * block_vec + kb * 8 + 2 * t;
-        words_of(p[0], p[1], qg);
-        p += 8 * (size_t)block_vec;
-        words_of(p[0], p[1], qg8);
-#pragma unroll
-        for (int c = 0; c < 4; c++)
-            imma_a_fragment(qg, qg8, c, a[kb][c]);
-    }
-    int qn[2];
-    float root[2], scale[2], qmargin[2];
-    bool query_in[2];
-#pragma unroll
-    for (int h = 0; h < 2; h++) {
-        int q = q0 + g + 8 * h;
-        query_in[h] = q < nq;
-        qn[h] = query_in[h] ? (int)qnorm[q] : 0; /* exact: an integer below 2^24 */
-        root[h] = scale[h] = qmargin[h] = 0.0f; /* a query past the end: bin 0, unseen */
-        if (query_in[h]) {
-            bin_guess_params(smin, smax, q, k, &root[h], &scale[h]);
-            qmargin[h] = margin[q];
-        }
-    }
-    __syncthreads();
-
-    int r0 = r_begin + warp * STEP;
-    const uint4 *rows = base8 + (size_t)(r0 + g) * block_vec + 2 * t;
-    const size_t rows_per_step = (size_t)WARPS * STEP;
-    uint32_t wb[2][8];
-    if (r0 < r_end)
-        load_refs<KB>(rows, 0, wb);
-    for (; r0 < r_end; r0 += WARPS * STEP, rows += rows_per_step * block_vec) {
-        int acc[2][4] = {};
-#pragma unroll
-        for (int kb = 0; kb < KB; kb++) {
-            if (kb > 0)
-                load_refs<KB>(rows, kb, wb);
-#pragma unroll
-            for (int c = 0; c < 4; c++)
-#pragma unroll
-                for (int nt = 0; nt < 2; nt++) {
-                    uint32_t b[2];
-                    imma_b_fragment(wb[nt], c, b);
-                    mma_u8(acc[nt], a[kb][c], b);
-                }
-        }
-        const bool full_step = r0 + STEP <= r_end; /* all but a range's last step */
-        if (r0 + WARPS * STEP < r_end)
-            load_refs<KB>(rows + rows_per_step * block_vec, 0, wb);
-
-        /* ||r||^2 of references 8 nt + 2t + i, e = 2 nt + i; past the end of
-         * the range (the last step only) a reference is absent */
-        int rn[E];
-        unsigned present = (1u << E) - 1;
-        if (full_step) {
-#pragma unroll
-            for (int nt = 0; nt < 2; nt++) {
-                float2 pair = ((const float2 *)(rnorm + r0 + 8 * nt))[t];
-                rn[2 * nt] = (int)pair.x, rn[2 * nt + 1] = (int)pair.y;
-            }
-        } else {
-#pragma unroll
-            for (int e = 0; e < E; e++) {
-                int r = r0 + 8 * (e / 2) + 2 * t + e % 2;
-                rn[e] = r < r_end ? (int)rnorm[r] : 0;
-                if (r >= r_end)
-                    present &= ~(1u << e);
-            }
-        }
-
-        /* the 8 distances side by side, the rare unsure ones afterwards */
-        int bin[2][E];
-        bool any_unsure = false;
-#pragma unroll
-        for (int h = 0; h < 2; h++)
-#pragma unroll
-            for (int e = 0; e < E; e++) {
-                int s = qn[h] + rn[e] - 2 * acc[e / 2][2 * h + e % 2];
-                float g_s = nn_guess_small((float)s, root[h], scale[h]);
-                any_unsure |= !nn_bin_sure_nearest(g_s, k, qmargin[h], &bin[h][e]);
-            }
-        if (any_unsure) {
-#pragma unroll
-            for (int h = 0; h < 2; h++) {
-                const float *thr = threshold + (size_t)(q0 + g + 8 * h) * (k - 1);
-#pragma unroll
-                for (int e = 0; e < E; e++) {
-                    float s = (float)(qn[h] + rn[e] - 2 * acc[e / 2][2 * h + e % 2]);
-                    if (query_in[h] && (present >> e & 1u) &&
-                        !nn_bin_sure_nearest(nn_guess_small(s, root[h], scale[h]), k, qmargin[h],
-                                           &bin[h][e]))
-                        bin[h][e] = nn_bin_from_thresholds(s, thr, k, bin[h][e]);
-                }
-            }
-        }
-        /* query g in the low halves, g + 8 in the high: one slot, no tests */
-        uint32_t *counts = s_hist + g * k;
-        if (full_step) {
-#pragma unroll
-            for (int e = 0; e < E; e++) {
-                atomicAdd(&counts[bin[0][e]], 1u);
-                atomicAdd(&counts[bin[1][e]], 1u << 16);
-            }
-        } else {
-#pragma unroll
-            for (int e = 0; e < E; e++)
-                if (present >> e & 1u) {
-                    atomicAdd(&counts[bin[0][e]], 1u);
-                    atomicAdd(&counts[bin[1][e]], 1u << 16);
-                }
-        }
-    }
-
-    __syncthreads();
-    /* WRITE BEGIN tuned: the tuned passes: a block's count into the histogram (add_count), the copies' counters summed into one count a bin - two queries' counts in the halves of a 16-bit-packed word - and the references as the B operand (load_refs) */
-    for (int i = threadIdx.x; i < 8 * k; i += WARPS * 32) {
-        uint32_t count = s_hist[i]; /* each half below 2^16 */
-        add_count(hist, (size_t)q0 * k + i, count & 0xffffu, q0 + i / k < nq);
-        add_count(hist, (size_t)(q0 + 8) * k + i, count >> 16, q0 + 8 + i / k < nq);
-    }
-    /* WRITE END tuned */
 }
 
 /* How one pass is laid out: query groups per block, warps per block,
@@ -822,10 +635,7 @@ static imma_plan plan_imma(const nn_device *dev, int pass)
     imma_plan plan = {I_MAX_GROUPS, I_WARPS, 0, I_MINMAX_REFS, I_MTILES, 0, 0};
     size_t fragments = (size_t)I_MAX_GROUPS * dev->kblocks * 32 * 2 * sizeof(uint4);
     size_t room = gpu_shared_memory_optin() - 2048; /* the static arrays */
-    if (pass == PASS_MINMAX) {
-        plan.groups = I_MINMAX_GROUPS;
-        plan.mtiles = 1;
-    } else {
+    if (pass == PASS_HISTOGRAM) {
         /* as many queries as have a histogram in shared memory (fewer queries
          * per block means the references are read more often) */
         size_t per_query = (size_t)p->bins * sizeof(uint32_t);
@@ -847,7 +657,7 @@ static imma_plan plan_imma(const nn_device *dev, int pass)
          * room for more threads at 80 registers: 24 warps, so that while
          * some wait for their references or their atomics, others have
          * work.  On the H100 at K = 5000 (1,000 queries, the histogram
-         * pass of version 9; lab exercise 9): 8 warps 4.6 ms, 16 warps 2.8 ms,
+         * pass of version 11; lab exercise 9): 8 warps 4.6 ms, 16 warps 2.8 ms,
          * 24 warps 2.3 ms, 32 warps 5.4 ms (and spills) */
         plan.warps = plan.groups == 1 ? I_HIST_WARPS_ONE_GROUP : I_HIST_WARPS;
         /* enough references per block that the final flush of its K counters
@@ -866,8 +676,7 @@ static imma_plan plan_imma(const nn_device *dev, int pass)
             plan.packed = 1;
             plan.copies = 1; /* the kernel counts into one copy (more never fit) */
             plan.mtiles = 1;
-            plan.warps = plan.groups == 2 && dev->kblocks == 1 ? I_PACKED_WARPS
-                                                               : I_HIST_WARPS_ONE_GROUP;
+            plan.warps = I_HIST_WARPS_ONE_GROUP;
             plan.refs_per_block = 65535 / (plan.warps * 16) * (plan.warps * 16);
         }
     }
@@ -882,22 +691,6 @@ static imma_plan plan_imma(const nn_device *dev, int pass)
                 (size_t)plan.groups * 8 * p->bins * plan.copies * sizeof(uint32_t) /
                     (plan.packed ? 2 : 1);
     return plan;
-}
-
-template <int KB>
-static void launch_packed(nn_device *dev, const imma_plan *plan)
-{
-    const nn_problem *p = &dev->p;
-    constexpr int WARPS = KB == 1 ? I_PACKED_WARPS : I_HIST_WARPS_ONE_GROUP; /* as plan_imma */
-    CUDA_CHECK(cudaFuncSetAttribute(packed_pass<WARPS, KB>,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)plan->smem));
-    dim3 grid((unsigned)((p->queries + 15) / 16),
-              (unsigned)((p->refs + plan->refs_per_block - 1) / plan->refs_per_block));
-    packed_pass<WARPS, KB><<<grid, WARPS * 32, plan->smem>>>(
-        (const uint4 *)dev->query8, (const uint4 *)dev->base8, dev->qnorm, dev->rnorm, p->queries,
-        p->refs, plan->refs_per_block, p->bins, dev->smin, dev->smax, dev->threshold, dev->margin,
-        dev->hist);
-    CUDA_CHECK_LAUNCH();
 }
 
 template <int PASS, int NQ, int WARPS, int SMALLK, int KB, int MT = I_MTILES, bool PACKED = false>
@@ -921,9 +714,9 @@ template <int KB>
 static void run_imma_pass_kb(nn_device *dev, int pass, const imma_plan *plan)
 {
     if (pass == PASS_MINMAX)
-        launch_imma<PASS_MINMAX, I_MINMAX_GROUPS, I_WARPS, 0, KB, 1>(dev, plan);
-    else if (plan->packed && plan->groups == 2) /* 16 queries: A's 16 rows */
-        launch_packed<KB>(dev, plan);
+        launch_imma<PASS_MINMAX, I_MAX_GROUPS, I_WARPS, 0, KB>(dev, plan);
+    else if (plan->packed && plan->groups == 2)
+        launch_imma<PASS_HISTOGRAM, 2, I_HIST_WARPS_ONE_GROUP, 0, KB, 1, true>(dev, plan);
     else if (plan->packed)
         launch_imma<PASS_HISTOGRAM, 4, I_HIST_WARPS_ONE_GROUP, 0, KB, 1, true>(dev, plan);
     else if (plan->groups == 4 && dev->p.bins <= 5) /* a few thresholds: compare with each */
@@ -979,4 +772,4 @@ static double step_bytes(const nn_device *dev, int step)
     return d * (r * blocks + q) + (step == NN_STEP_HISTOGRAM ? 4.0 * q * k : 0.0);
 }
 
-extern const nn_version nn_version_10 = {"tuned", 0, run, step_bytes};
+extern const nn_version nn_version_12 = {"16-bit counters", 0, run, step_bytes};
