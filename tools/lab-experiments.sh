@@ -34,9 +34,9 @@
 #   06-warps11   stage 06, lab 9: version 11's histogram pass with 8, 16, 24 and 32 warps
 #                (I_HIST_WARPS_ONE_GROUP), 1,000 queries, K = 5000
 #   06-warps14   stage 06, lab 10: version 14's packed pass with 20, 24, 28 and 32 warps
-#   06-surenearest stage 06, lab 11: version 14 with the sure test of a guessed bin in one
+#   06-surenearest stage 06, lab 13: version 14 with the sure test of a guessed bin in one
 #                comparison (tools/lab-patches/06_sure_nearest.cu), against version 14 as
-#                built, alternately, at K = 5 and 5000
+#                built, alternately, at K = 5, 50, 500 and 5000
 #                (I_PACKED_WARPS), full size, K = 5000
 #   05-unstable  stage 05, lab 7: rank_in_warp with the highest lane as leader, counting
 #                the lanes above: which checks of test_05_warp_shuffle_3 fail
@@ -273,7 +273,7 @@ for name in "$@"; do
             make -s -C "$scratch/surenearest" build/bin/06_nn_histogram >/dev/null 2>"$scratch/surenearest.err" ||
                 { echo "  build failed:"; head -n 5 "$scratch/surenearest.err"; }
             # alternately, twice each: the full problem, 5 runs
-            for k in 5 5000; do
+            for k in 5 50 500 5000; do
                 for round in 1 2; do
                     for bin in build/bin/06_nn_histogram "$scratch/surenearest/build/bin/06_nn_histogram"; do
                         echo "--- $bin --version 14 --bins $k --runs 5 --no-cublas (round $round)"

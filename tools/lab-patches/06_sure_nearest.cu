@@ -1,4 +1,4 @@
-/* tools/lab-patches/06_sure_nearest.cu - stage 06's lab exercise 11: the sure test of a
+/* tools/lab-patches/06_sure_nearest.cu - stage 06's lab exercise 13: the sure test of a
  * guessed bin in one comparison, put before imma_pass in v14_swapped_operands.cu, its calls
  * of nn_bin_sure_guess in the histogram passes replaced by calls of this
  * (tools/lab-experiments.sh 06-surenearest). */
