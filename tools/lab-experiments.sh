@@ -72,6 +72,13 @@ as_built_and_changed() {
     done
 }
 
+# nn_pass_times: of 06_nn_histogram's output on stdin, each RESULT line's total, min/max
+# and histogram times and its check, one line each
+nn_pass_times() {
+    grep '^RESULT' |
+        sed 's/.* ms=\([0-9.]*\) .*minmax_ms=\([0-9.]*\) .*histogram_ms=\([0-9.]*\) .*check=\([A-Z]*\).*/  ms=\1 minmax_ms=\2 histogram_ms=\3 check=\4/'
+}
+
 # local sort times of 05_warp_shuffle BIN at --bits 4 --kpt 1, steps 1 and 2, 9 runs each
 local_sorts() {
     local bin=$1 step
@@ -234,8 +241,7 @@ for name in "$@"; do
             make -s build/bin/06_nn_histogram >/dev/null
             for bin in build/bin/06_nn_histogram "$scratch/grid/build/bin/06_nn_histogram"; do
                 echo "--- $bin -q 1000 --version 5 --bins 5000 --runs 3 --no-cublas"
-                "$bin" -q 1000 --version 5 --bins 5000 --runs 3 --no-cublas | grep '^RESULT' |
-                    sed 's/.* ms=\([0-9.]*\) .*minmax_ms=\([0-9.]*\) .*histogram_ms=\([0-9.]*\) .*check=\([A-Z]*\).*/  ms=\1 minmax_ms=\2 histogram_ms=\3 check=\4/'
+                "$bin" -q 1000 --version 5 --bins 5000 --runs 3 --no-cublas | nn_pass_times
             done
         } >"$log" 2>&1 ;;
     06-warps11 | 06-warps14)
@@ -255,8 +261,7 @@ for name in "$@"; do
                 grep -m1 "^#define $macro " "$f"
                 make -s -C "$scratch/warps" build/bin/06_nn_histogram >/dev/null 2>"$scratch/warps.err" ||
                     { echo "  build failed:"; head -n 5 "$scratch/warps.err"; continue; }
-                "$scratch/warps/build/bin/06_nn_histogram" $args | grep '^RESULT' |
-                    sed 's/.* ms=\([0-9.]*\) .*minmax_ms=\([0-9.]*\) .*histogram_ms=\([0-9.]*\) .*check=\([A-Z]*\).*/  ms=\1 minmax_ms=\2 histogram_ms=\3 check=\4/'
+                "$scratch/warps/build/bin/06_nn_histogram" $args | nn_pass_times
             done
         } >"$log" 2>&1 ;;
     06-surenearest)
@@ -277,8 +282,7 @@ for name in "$@"; do
                 for round in 1 2; do
                     for bin in build/bin/06_nn_histogram "$scratch/surenearest/build/bin/06_nn_histogram"; do
                         echo "--- $bin --version 14 --bins $k --runs 5 --no-cublas (round $round)"
-                        "$bin" --version 14 --bins "$k" --runs 5 --no-cublas | grep '^RESULT' |
-                            sed 's/.* ms=\([0-9.]*\) .*minmax_ms=\([0-9.]*\) .*histogram_ms=\([0-9.]*\) .*check=\([A-Z]*\).*/  ms=\1 minmax_ms=\2 histogram_ms=\3 check=\4/'
+                        "$bin" --version 14 --bins "$k" --runs 5 --no-cublas | nn_pass_times
                     done
                 done
             done
