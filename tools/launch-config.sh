@@ -32,6 +32,6 @@ while IFS=$'\t' read -r id file kind _; do
     [ $rc -eq 0 ] || { echo "launch-config: $id: ncu exit $rc ($(tail -n 1 "$out/ncu_$id.err"))" >&2; status=1; continue; }
     # the raw page: a header of metric names, a line of units, then a line a launch
     awk -v date="$(date +%F)" -v id="$id" -v file="$file" -f tools/csv.awk -f tools/ncu-launch.awk "$raw" >>"$csv"
-    echo "launch-config: $id: $(grep -c "^$id," "$csv") kernels"
+    echo "launch-config: $id: $(grep -c "^[^,]*,$id," "$csv") kernels"
 done < <(steps)
 exit $status
