@@ -256,10 +256,17 @@ probe 1 "took 6.735 ms<!-- src $tmp/s.csv n=1024 sort_ms -->"
 probe 1 "took 6.747 ms<!-- src $tmp/s.csv step=07.7 sort_ms -->"   # two rows: ambiguous
 probe 0 "a ratio of 5.40x<!-- src $tmp/s.csv n=1024 sort_ms / n=2048 sort_ms -->, most 6.7<!-- src $tmp/s.csv max:sort_ms -->"
 probe 1 "a ratio of 5.4x<!-- src $tmp/s.csv n=2048 sort_ms / n=1024 sort_ms -->"
+probe 0 "a pass of 3 in 2.249 ms<!-- src $tmp/s.csv n=1024 sort_ms/3 -->, 4.4% of 0.28 s<!-- src $tmp/s.csv n=1024 (sort_ms+0.25)/25 -->"
+probe 1 "a pass of 3 in 2.25 ms<!-- src $tmp/s.csv n=1024 sort_ms/(1+2) -->, a bad column 1 ms<!-- src $tmp/s.csv n=1024 sort_mss/3 -->"
+probe 0 "440% slower<!-- src $tmp/s.csv n=1024 sort_ms -% n=2048 sort_ms -->, 81% faster<!-- src $tmp/s.csv n=2048 sort_ms -% n=1024 sort_ms -->, 5.50 ms saved<!-- src $tmp/s.csv n=1024 sort_ms - n=2048 sort_ms -->"
+probe 1 "540% slower<!-- src $tmp/s.csv n=1024 sort_ms -% n=2048 sort_ms -->"
 probe 0 "in 197 s<!-- src $tmp/s.log /Wall time:/ 1 -->"
 probe 0 "in 197 s<!-- src $tmp/s.log / s\\./ -1 -->"
 probe 1 "in 197 s<!-- src $tmp/s.log / s\\./ -2 -->"
 probe 1 "in 179 s<!-- src $tmp/s.log /Wall time:/ 1 -->"
+probe 0 "took 1.0x<!-- src $tmp/s.log /Wall time:/ 1 / / s\\./ -1 -->"
+probe 0 "took 0.0%<!-- src $tmp/s.log /Wall time:/ 1 -% / s\\./ -1 -->, saved 0 s<!-- src $tmp/s.log /Wall time:/ 1 - / s\\./ -1 -->"
+probe 1 "took 1.5x<!-- src $tmp/s.log /Wall time:/ 1 / / s\\./ -1 -->"
 probe 1 "in 197 s<!-- src $tmp/missing.log /Wall time:/ 1 -->"
 
 for md in $(tools/docs-unsourced.sh --docs); do

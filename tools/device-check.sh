@@ -28,6 +28,8 @@
 #     ab        tools/ab-compare.sh: AB_BASELINE (a binary built from an earlier commit,
 #               carried to the machine) against build/bin/$AB_STAGE (default 07_onesweep),
 #               AB_ROUNDS turns each (default 5), with AB_ARGS (default -n 268435456)
+#     answers   tools/answer-runs.sh $ANSWER_RUNS (label prefixes, default all): the runs
+#               behind the lab answers, answers.log and answers.csv under $OUT/answers
 #     lab       tools/lab-experiments.sh $LAB_EXPERIMENTS (names, default 02-gpuscatter): the
 #               measurements behind the lab answers that change the code, logs in $OUT/lab
 #     scout06   stage 06 at a tenth of the full size (1,000 queries), K = 5 and 5000,
@@ -101,6 +103,13 @@ for part in "${parts[@]}"; do
             >"$OUT/ab.log" 2>&1
         rc=$?
         note "ab: exit $rc"; tail -n 3 "$OUT/ab.log" | tee -a "$summary" ;;
+    answers)
+        mkdir -p "$OUT/answers"
+        # shellcheck disable=SC2086 # the prefixes are words
+        tools/answer-runs.sh ${ANSWER_RUNS:-} >"$OUT/answers.log" 2>&1
+        rc=$?
+        cp build/answers/*/answers*.csv build/answers/*/answers.log "$OUT/answers/" 2>/dev/null
+        note "answers: exit $rc, $(tail -n 1 "$OUT/answers.log")" ;;
     lab)
         OUT=$OUT/lab tools/lab-experiments.sh ${LAB_EXPERIMENTS:-02-gpuscatter} >"$OUT/lab.log" 2>&1
         rc=$?

@@ -34,10 +34,17 @@
 #   06-warps11   stage 06, lab 9: version 11's histogram pass with 8, 16, 24 and 32 warps
 #                (I_HIST_WARPS_ONE_GROUP), 1,000 queries, K = 5000
 #   06-warps14   stage 06, lab 10: version 14's packed pass with 20, 24, 28 and 32 warps
+#                (I_PACKED_WARPS), full size, K = 5000
 #   06-surenearest stage 06, lab 13: version 14 with the sure test of a guessed bin in one
 #                comparison (tools/lab-patches/06_sure_nearest.cu), against version 14 as
 #                built, alternately, at K = 5, 50, 500 and 5000
-#                (I_PACKED_WARPS), full size, K = 5000
+#   02-noif      stage 02, lab 2: histogram_shared's merge without its if (local[d] != 0),
+#                as built and changed, alternately: step 02.1, --hist 3, 6 and 1 bits
+#   02-nopad     stage 02, lab 3: the Blelloch scan without its padding (#define PAD(i)
+#                (i)): the scan test program's times of 2^24 values, as built and changed
+#   04-nopad     stage 04, lab 2: the shared-memory padding taken out (#define PAD(i) (i)):
+#                the test program, then the local sort at 8, 4, 2 and 1 keys a thread,
+#                as built and changed, alternately
 #   05-unstable  stage 05, lab 7: rank_in_warp with the highest lane as leader, counting
 #                the lanes above: which checks of test_05_warp_shuffle_3 fail
 set -u
@@ -149,6 +156,57 @@ for name in "$@"; do
                 echo "--- $tool"
                 "$sanitizer" --tool "$tool" "$scratch/nosync/build/bin/06_reduce_lab" --repeats 3 --runs 1 \
                     --blocks 32 2>&1 | grep -E 'SUMMARY|hazard|Race' | sort | uniq -c | head -n 8
+            done
+        } >"$log" 2>&1 ;;
+    02-noif)
+        {
+            echo "# $name $(date -u +%FT%TZ): histogram_shared's merge without its if (local[d] != 0)"
+            copy noif
+            f=$scratch/noif/02_parallel_hist_scan/gpu_histogram.cuh
+            sed -i 's/^        if (local\[d\] != 0)$/        \/* if (local[d] != 0): taken out *\//' "$f"
+            echo "changed lines (expect 1): $(diff 02_parallel_hist_scan/gpu_histogram.cuh "$f" | grep -c '^>')"
+            make -s build/bin/02_parallel_hist_scan >/dev/null
+            make -s -C "$scratch/noif" build/bin/02_parallel_hist_scan >/dev/null ||
+                echo "  build failed"
+            for round in 1 2; do for bits in 6 1; do
+                for bin in build/bin/02_parallel_hist_scan "$scratch/noif/build/bin/02_parallel_hist_scan"; do
+                    case $bin in build/*) v=built ;; *) v=noif ;; esac
+                    echo "--- round $round $v --step 1 --hist 3 --bits $bits --runs 5"
+                    "$bin" --step 1 --hist 3 --bits "$bits" --runs 5 --no-cub | grep -E '^RESULT' |
+                        sed "s/^RESULT /RESULT lab=$v round=$round /"
+                done
+            done; done
+        } >"$log" 2>&1 ;;
+    02-nopad)
+        {
+            echo "# $name $(date -u +%FT%TZ): the Blelloch scan without its padding"
+            copy nopad
+            f=$scratch/nopad/common/gpu_scan.cuh
+            sed -i 's/^#define PAD(i) ((i) + ((i) >> 5))$/#define PAD(i) (i)/' "$f"
+            echo "changed lines (expect 1): $(diff common/gpu_scan.cuh "$f" | grep -c '^>')"
+            make -s build/tests/test_02_parallel_hist_scan_2 >/dev/null
+            make -s -C "$scratch/nopad" build/tests/test_02_parallel_hist_scan_2 >/dev/null ||
+                echo "  build failed"
+            for bin in build/tests/test_02_parallel_hist_scan_2 "$scratch/nopad/build/tests/test_02_parallel_hist_scan_2"; do
+                case $bin in build/*) v=built ;; *) v=nopad ;; esac
+                "$bin" 2>&1 | grep -E '^info: scan of|checks' | sed "s/^/$v: /"
+            done
+        } >"$log" 2>&1 ;;
+    04-nopad)
+        {
+            echo "# $name $(date -u +%FT%TZ): stage 04 without the shared-memory padding"
+            copy nopad04
+            f=$scratch/nopad04/common/gpu_scan.cuh
+            sed -i 's/^#define PAD(i) ((i) + ((i) >> 5))$/#define PAD(i) (i)/' "$f"
+            echo "changed lines (expect 1): $(diff common/gpu_scan.cuh "$f" | grep -c '^>')"
+            make -s build/bin/04_paper_local_sort >/dev/null
+            make -s -C "$scratch/nopad04" build/bin/04_paper_local_sort build/tests/test_04_paper_local_sort >/dev/null &&
+                "$scratch/nopad04/build/tests/test_04_paper_local_sort" 2>&1 | tail -n 1
+            for kpt in 8 4 2 1; do
+                for bin in build/bin/04_paper_local_sort "$scratch/nopad04/build/bin/04_paper_local_sort"; do
+                    case $bin in build/*) v=built ;; *) v=nopad ;; esac
+                    "$bin" --kpt "$kpt" --runs 5 --no-cub | grep -E '^RESULT' | sed "s/^RESULT /RESULT lab=$v /"
+                done
             done
         } >"$log" 2>&1 ;;
     03-unfused)

@@ -8,15 +8,18 @@
 #   4.54x [src results/nvidia-h100-80gb-hbm3/sizes.csv step=05.3 n=1024 vs_cub]
 # A CSV source: the words with "=" keep the rows where that column has that value (or one
 # of the values, "a|b"; in double quotes where it holds spaces); exactly one row must be
-# left.  The last word is the column, or
-# two columns "a/b" (their ratio, in that row), or a column over a number ("ms/1000":
-# seconds).  "max:COLUMN" or "min:COLUMN": the largest or smallest over every row
+# left.  The last word is the column, or arithmetic on the row's columns and numbers
+# with + - * / and parentheses, no spaces: "a/b" (their ratio, in that row), "ms/1000"
+# (seconds), "histogram_ms/6" (a pass of six), "100*scatter_ms/sort_ms" (a share), "67.1*4/ms"
+# (MB/ms: GB/s).  "max:COLUMN" or "min:COLUMN": the largest or smallest over every row
 # that matches (one or more).  Two such row sets joined by " / " give the
-# ratio of the first's column to the second's:
+# ratio of the first's value to the second's, joined by " -% " the first's change against
+# the second in per cent (100 (a - b) / b, its size: "7% slower" and "7% faster" alike),
+# joined by " - " their difference (its size):
 #   1.24x<!-- src results/.../stages.csv step=07.4 n=268435456 sort_ms / step=07.5 n=268435456 sort_ms -->
 # A log source: a pattern between slashes (an awk regular expression) and K: the K-th
 # number after the pattern (K < 0: the -K-th before it, counting back), on the first line
-# of the log that matches it:
+# of the log that matches it; two such joined by " / ", " -% " or " - " as above:
 #   67 s<!-- src results/nvidia-h100-80gb-hbm3/make_test.log /Wall time of make test/ 1 -->
 # A figure quoted from elsewhere - a course report, a paper - is not measured here: it
 # says so, and where from ("<!-- quoted report 001 -->", "[quoted report 001]"), and is
@@ -48,7 +51,34 @@ function split_words(spec, w,    n, i, c, cur, quoted) {
 }
 
 # the value a source gives, or "" (after a FAIL line) where it cannot
-function csv_value(path, spec,    n, w, i, col, agg, nf, f, line, hdr, idx, keep, k, want, rows, v, val, num, den) {
+# EXPR on one row (fields F, columns IDX): numbers, columns, + - * / and parentheses;
+# "" where a column is empty or a division is by zero
+function row_expr(e, f, idx) { ex_s = e; ex_bad = 0; ex_f_len = 0; v = ex_sum(f, idx); return (ex_bad || ex_s != "") ? "" : v }
+function ex_sum(f, idx,    v, op) {
+    v = ex_prod(f, idx)
+    while (ex_s ~ /^[+-]/) { op = substr(ex_s, 1, 1); ex_s = substr(ex_s, 2); v = (op == "+") ? v + ex_prod(f, idx) : v - ex_prod(f, idx) }
+    return v
+}
+function ex_prod(f, idx,    v, op, r) {
+    v = ex_atom(f, idx)
+    while (ex_s ~ /^[*\/]/) {
+        op = substr(ex_s, 1, 1); ex_s = substr(ex_s, 2); r = ex_atom(f, idx)
+        if (op == "*") v *= r; else if (r == 0) { ex_bad = 1; v = 0 } else v /= r
+    }
+    return v
+}
+function ex_atom(f, idx,    v, name) {
+    if (substr(ex_s, 1, 1) == "(") { ex_s = substr(ex_s, 2); v = ex_sum(f, idx); if (substr(ex_s, 1, 1) != ")") ex_bad = 1; ex_s = substr(ex_s, 2); return v }
+    if (match(ex_s, /^[0-9]+(\.[0-9]+)?([eE][0-9]+)?/)) { v = substr(ex_s, 1, RLENGTH) + 0; ex_s = substr(ex_s, RLENGTH + 1); return v }
+    if (match(ex_s, /^[a-z_][a-z0-9_]*/)) {
+        name = substr(ex_s, 1, RLENGTH); ex_s = substr(ex_s, RLENGTH + 1)
+        if (f[idx[name]] !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) { ex_bad = 1; return 0 }
+        return f[idx[name]] + 0
+    }
+    ex_bad = 1; return 0
+}
+
+function csv_value(path, spec,    n, w, i, col, agg, nf, f, line, hdr, idx, keep, k, want, rows, v, val, tmp_e) {
     n = split_words(spec, w)
     if (n < 1) { fail("src " path ": no column named"); return "" }
     col = w[n]
@@ -58,10 +88,11 @@ function csv_value(path, spec,    n, w, i, col, agg, nf, f, line, hdr, idx, keep
     nf = csv_split(line, hdr)
     delete idx
     for (i = 1; i <= nf; i++) idx[hdr[i]] = i
-    num = col; den = ""
-    if (index(col, "/")) { num = substr(col, 1, index(col, "/") - 1); den = substr(col, index(col, "/") + 1) }
-    if (!(num in idx) || (den != "" && den !~ /^[0-9.]+$/ && !(den in idx))) {
-        fail("src " path ": no column " col); close(path); return ""
+    if (col !~ /^[a-z0-9_.+*\/()-]+$/) { fail("src " path ": no column " col); close(path); return "" }
+    tmp_e = col
+    while (match(tmp_e, /[a-z_][a-z0-9_]*/)) {
+        if (!(substr(tmp_e, RSTART, RLENGTH) in idx)) { fail("src " path ": no column " substr(tmp_e, RSTART, RLENGTH)); close(path); return "" }
+        tmp_e = substr(tmp_e, RSTART + RLENGTH)
     }
     rows = 0
     while ((getline line < path) > 0) {
@@ -74,9 +105,7 @@ function csv_value(path, spec,    n, w, i, col, agg, nf, f, line, hdr, idx, keep
         }
         if (keep) {
             rows++
-            v = f[idx[num]]
-            if (den ~ /^[0-9.]+$/) v = f[idx[num]] / den
-            else if (den != "") v = (f[idx[den]] + 0 == 0) ? "" : f[idx[num]] / f[idx[den]]
+            v = row_expr(col, f, idx)
             if (agg == "" || rows == 1 || (agg == "max" && v + 0 > val + 0) || (agg == "min" && v + 0 < val + 0))
                 val = v
         }
@@ -118,22 +147,41 @@ function log_value(path, pattern, k,    line, n, nums) {
     return ""
 }
 
+# "/pattern/ K": the figure of a log line
+function log_spec(path, spec,    p, k) {
+    p = spec; sub(/^\//, "", p); k = p; sub(/\/[^\/]*$/, "", p); sub(/.*\/ */, "", k)
+    if (k !~ /^-?[0-9]+$/ || k == 0) { fail("src " path ": a log source is /pattern/ K (K > 0: after it, K < 0: before it)"); return "" }
+    return log_value(path, p, k + 0)
+}
+
+# two figures joined: "/" their ratio, "-%" the change of the first against the second in
+# per cent, "-" their difference (the last two by their size)
+function combine(path, va, op, vb) {
+    if (va == "" || vb == "") return ""
+    if (op == "-") return (va > vb) ? va - vb : vb - va
+    if (vb == 0) { fail("src " path ": a ratio by zero"); return "" }
+    if (op == "-%") return (va > vb) ? 100 * (va - vb) / vb : 100 * (vb - va) / vb
+    return va / vb
+}
+
 # the value of one marker's words
-function source_value(words,    path, rest, p, k, a, b, va, vb) {
+function source_value(words,    path, rest, a, b, va, vb, op, w) {
     sub(/^ +/, "", words); sub(/ +$/, "", words)
     path = words; sub(/ .*/, "", path)
     rest = substr(words, length(path) + 2)
     if (substr(rest, 1, 1) == "/") {
-        p = rest; sub(/^\//, "", p); k = p; sub(/\/[^\/]*$/, "", p); sub(/.*\/ */, "", k)
-        if (k !~ /^-?[0-9]+$/ || k == 0) { fail("src " path ": a log source is /pattern/ K (K > 0: after it, K < 0: before it)"); return "" }
-        return log_value(path, p, k + 0)
+        if (match(rest, / -?[0-9]+ (\/|-%|-) \//)) { # two log figures joined as two row sets are
+            split(substr(rest, RSTART + 1, RLENGTH - 2), w, " ")
+            a = substr(rest, 1, RSTART - 1) " " w[1]; b = substr(rest, RSTART + RLENGTH - 1)
+            va = log_spec(path, a); vb = log_spec(path, b)
+            return combine(path, va, w[2], vb)
+        }
+        return log_spec(path, rest)
     }
-    if (index(rest, " / ")) {
-        a = substr(rest, 1, index(rest, " / ") - 1); b = substr(rest, index(rest, " / ") + 3)
-        va = csv_value(path, a); vb = csv_value(path, b)
-        if (va == "" || vb == "") return ""
-        if (vb == 0) { fail("src " path ": a ratio by zero"); return "" }
-        return va / vb
+    if (match(rest, / (\/|-%|-) /)) {
+        op = substr(rest, RSTART + 1, RLENGTH - 2)
+        a = substr(rest, 1, RSTART - 1); b = substr(rest, RSTART + RLENGTH)
+        return combine(path, csv_value(path, a), op, csv_value(path, b))
     }
     return csv_value(path, rest)
 }
