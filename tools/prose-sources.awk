@@ -19,7 +19,8 @@
 #   1.24x<!-- src results/.../stages.csv step=07.4 n=268435456 sort_ms / step=07.5 n=268435456 sort_ms -->
 # A log source: a pattern between slashes (an awk regular expression) and K: the K-th
 # number after the pattern (K < 0: the -K-th before it, counting back), on the first line
-# of the log that matches it; two such joined by " / ", " -% " or " - " as above:
+# of the log that matches it ("/pattern/ +N K": the K-th number of the line N lines below
+# that one); two such joined by " / ", " -% " or " - " as above:
 #   67 s<!-- src results/nvidia-h100-80gb-hbm3/make_test.log /Wall time of make test/ 1 -->
 # A figure quoted from elsewhere - a course report, a paper - is not measured here: it
 # says so, and where from ("<!-- quoted report 001 -->", "[quoted report 001]"), and is
@@ -90,8 +91,8 @@ function csv_value(path, spec,    n, w, i, col, agg, nf, f, line, hdr, idx, keep
     for (i = 1; i <= nf; i++) idx[hdr[i]] = i
     if (col !~ /^[a-z0-9_.+*\/()-]+$/) { fail("src " path ": no column " col); close(path); return "" }
     tmp_e = col
-    while (match(tmp_e, /[a-z_][a-z0-9_]*/)) {
-        if (!(substr(tmp_e, RSTART, RLENGTH) in idx)) { fail("src " path ": no column " substr(tmp_e, RSTART, RLENGTH)); close(path); return "" }
+    while (match(tmp_e, /[a-z_][a-z0-9_]*/)) { # a name, unless it is a number's exponent (1e10)
+        if (!(RSTART > 1 && substr(tmp_e, RSTART - 1, 1) ~ /[0-9.]/) && !(substr(tmp_e, RSTART, RLENGTH) in idx)) { fail("src " path ": no column " substr(tmp_e, RSTART, RLENGTH)); close(path); return "" }
         tmp_e = substr(tmp_e, RSTART + RLENGTH)
     }
     rows = 0
@@ -117,9 +118,14 @@ function csv_value(path, spec,    n, w, i, col, agg, nf, f, line, hdr, idx, keep
     return val + 0
 }
 
-function log_value(path, pattern, k,    line, n, nums) {
+function log_value(path, pattern, k, skip,    line, n, nums) {
     while ((getline line < path) > 0) {
         if (match(line, pattern)) {
+            if (skip > 0) { # the K-th number of the line N lines below
+                while (skip-- > 0)
+                    if ((getline line < path) <= 0) { close(path); fail("src " path " /" pattern "/: the log ends before that line"); return "" }
+                RSTART = 1; RLENGTH = 0
+            }
             close(path)
             if (k < 0) { # the -k-th number before the pattern, counting back from it
                 line = substr(line, 1, RSTART - 1)
@@ -148,10 +154,12 @@ function log_value(path, pattern, k,    line, n, nums) {
 }
 
 # "/pattern/ K": the figure of a log line
-function log_spec(path, spec,    p, k) {
+function log_spec(path, spec,    p, k, skip) {
     p = spec; sub(/^\//, "", p); k = p; sub(/\/[^\/]*$/, "", p); sub(/.*\/ */, "", k)
-    if (k !~ /^-?[0-9]+$/ || k == 0) { fail("src " path ": a log source is /pattern/ K (K > 0: after it, K < 0: before it)"); return "" }
-    return log_value(path, p, k + 0)
+    skip = 0
+    if (k ~ /^\+[0-9]+ /) { skip = substr(k, 2, index(k, " ") - 2) + 0; k = substr(k, index(k, " ") + 1) }
+    if (k !~ /^-?[0-9]+$/ || k == 0 || (skip > 0 && k < 0)) { fail("src " path ": a log source is /pattern/ K (K > 0: after it, K < 0: before it) or /pattern/ +N K"); return "" }
+    return log_value(path, p, k + 0, skip)
 }
 
 # two figures joined: "/" their ratio, "-%" the change of the first against the second in
