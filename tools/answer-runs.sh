@@ -4,7 +4,7 @@
 # tools/answer-runs.txt, "LABEL PROGRAM ARGS...", whose label starts with one of the
 # PREFIXes (default: all), run once as written.  PROGRAM is a path under build/.
 #   answers.log   every line of every run, prefixed "LABEL| ", so that a figure in prose
-#                 names its line: <!-- src .../answers.log /03-verbose\| +#1 / 4 -->
+#                 names its line: <!-- src .../answers.log /03-verbose[|] +#1 / 3 -->
 #   answers.csv   the RESULT line of each sort-stage run, with its label (the columns of
 #                 tools/result-to-csv.awk, "label" first); answers06.csv for stage 06
 # under build/answers/<machine>/, or results/<machine>/ with SAVE=1, the machine named as
@@ -41,7 +41,7 @@ while read -r label prog args; do
     [ -n "$gpu" ] || case $label in 01-*) ;; *) skipped=$((skipped + 1)); continue ;; esac
     [ -x "build/$prog" ] || { echo "answer-runs: $label: build/$prog not built" >&2; failed=$((failed + 1)); continue; }
     # shellcheck disable=SC2086 # ARGS are words, as written in the list
-    output=$("build/$prog" $args 2>&1); rc=$?
+    output=$("build/$prog" $args 2>&1 </dev/null); rc=$?
     { echo "$label| \$ build/$prog $args"; sed "s/^/$label| /" <<<"$output"; echo "$label| (exit $rc)"; } >>"$log"
     ran=$((ran + 1))
     [ $rc -eq 0 ] || { echo "answer-runs: $label: exit $rc" >&2; failed=$((failed + 1)); }

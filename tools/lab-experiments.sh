@@ -57,6 +57,15 @@ trap 'rm -rf "$scratch"' EXIT
 # copy NAME: a copy of the repository, without build/ and .git, in $scratch/NAME
 copy() { mkdir -p "$scratch/$1" && tar --exclude=./build --exclude=./.git -cf - . | tar -xf - -C "$scratch/$1"; }
 
+# copy_without_padding NAME: a copy (copy NAME) whose shared-memory padding is taken out:
+# PAD(i) of common/gpu_scan.cuh is i (the scans and stage 04's local sort use it)
+copy_without_padding() {
+    copy "$1"
+    local f=$scratch/$1/common/gpu_scan.cuh
+    sed -i 's/^#define PAD(i) ((i) + ((i) >> 5))$/#define PAD(i) (i)/' "$f"
+    echo "changed lines (expect 1): $(diff common/gpu_scan.cuh "$f" | grep -c '^>')"
+}
+
 # replace_function FILE START PATCH: in FILE, the function whose first line matches the
 # awk pattern START (through the next "}" at the start of a line) replaced by PATCH's lines
 replace_function() {
@@ -180,10 +189,7 @@ for name in "$@"; do
     02-nopad)
         {
             echo "# $name $(date -u +%FT%TZ): the Blelloch scan without its padding"
-            copy nopad
-            f=$scratch/nopad/common/gpu_scan.cuh
-            sed -i 's/^#define PAD(i) ((i) + ((i) >> 5))$/#define PAD(i) (i)/' "$f"
-            echo "changed lines (expect 1): $(diff common/gpu_scan.cuh "$f" | grep -c '^>')"
+            copy_without_padding nopad
             make -s build/tests/test_02_parallel_hist_scan_2 >/dev/null
             make -s -C "$scratch/nopad" build/tests/test_02_parallel_hist_scan_2 >/dev/null ||
                 echo "  build failed"
@@ -195,10 +201,7 @@ for name in "$@"; do
     04-nopad)
         {
             echo "# $name $(date -u +%FT%TZ): stage 04 without the shared-memory padding"
-            copy nopad04
-            f=$scratch/nopad04/common/gpu_scan.cuh
-            sed -i 's/^#define PAD(i) ((i) + ((i) >> 5))$/#define PAD(i) (i)/' "$f"
-            echo "changed lines (expect 1): $(diff common/gpu_scan.cuh "$f" | grep -c '^>')"
+            copy_without_padding nopad04
             make -s build/bin/04_paper_local_sort >/dev/null
             make -s -C "$scratch/nopad04" build/bin/04_paper_local_sort build/tests/test_04_paper_local_sort >/dev/null &&
                 "$scratch/nopad04/build/tests/test_04_paper_local_sort" 2>&1 | tail -n 1

@@ -54,7 +54,7 @@ function split_words(spec, w,    n, i, c, cur, quoted) {
 # the value a source gives, or "" (after a FAIL line) where it cannot
 # EXPR on one row (fields F, columns IDX): numbers, columns, + - * / and parentheses;
 # "" where a column is empty or a division is by zero
-function row_expr(e, f, idx) { ex_s = e; ex_bad = 0; ex_f_len = 0; v = ex_sum(f, idx); return (ex_bad || ex_s != "") ? "" : v }
+function row_expr(e, f, idx,    v) { ex_s = e; ex_bad = 0; v = ex_sum(f, idx); return (ex_bad || ex_s != "") ? "" : v }
 function ex_sum(f, idx,    v, op) {
     v = ex_prod(f, idx)
     while (ex_s ~ /^[+-]/) { op = substr(ex_s, 1, 1); ex_s = substr(ex_s, 2); v = (op == "+") ? v + ex_prod(f, idx) : v - ex_prod(f, idx) }
