@@ -57,6 +57,15 @@ trap 'rm -rf "$scratch"' EXIT
 # copy NAME: a copy of the repository, without build/ and .git, in $scratch/NAME
 copy() { mkdir -p "$scratch/$1" && tar --exclude=./build --exclude=./.git -cf - . | tar -xf - -C "$scratch/$1"; }
 
+# build_copy NAME TARGET...: make TARGETs in the copy NAME; where that fails, "  build
+# failed:" and the first lines of make's errors, and a non-zero status
+build_copy() {
+    local name=$1
+    shift
+    make -s -C "$scratch/$name" "$@" >/dev/null 2>"$scratch/$name.err" ||
+        { echo "  build failed:"; head -n 5 "$scratch/$name.err"; return 1; }
+}
+
 # copy_without_padding NAME: a copy (copy NAME) whose shared-memory padding is taken out:
 # PAD(i) of common/gpu_scan.cuh is i (the scans and stage 04's local sort use it)
 copy_without_padding() {
@@ -116,7 +125,7 @@ for name in "$@"; do
                 sed -i 's/^#define MAX_KPT 16$/#define MAX_KPT 1/' "$f"
                 grep -q '^#define MAX_KPT 1$' "$f" || echo "PATCH FAILED: $f"
             done
-            make -s -C "$scratch/maxkpt1" build/bin/05_warp_shuffle >/dev/null &&
+            build_copy maxkpt1 build/bin/05_warp_shuffle &&
                 local_sorts "$scratch/maxkpt1/build/bin/05_warp_shuffle"
         } >"$log" 2>&1 ;;
     05-matchany)
@@ -129,7 +138,7 @@ for name in "$@"; do
                  skip && /^}/ { skip = 0; next } !skip' "$f" >"$f.new" && mv "$f.new" "$f"
             grep -A4 '^__device__ __forceinline__ unsigned lanes_with_digit' "$f"
             make -s build/bin/05_warp_shuffle >/dev/null
-            make -s -C "$scratch/matchany" build/bin/05_warp_shuffle build/tests/test_05_warp_shuffle_3 >/dev/null &&
+            build_copy matchany build/bin/05_warp_shuffle build/tests/test_05_warp_shuffle_3 &&
                 "$scratch/matchany/build/tests/test_05_warp_shuffle_3" 2>&1 | tail -n 1
             as_built_and_changed 05_warp_shuffle "$scratch/matchany/build/bin/05_warp_shuffle" \
                 'histogram|scatter' 16777217 268435456
@@ -141,7 +150,7 @@ for name in "$@"; do
             f=$scratch/nomargin/06_nn_histogram/bin_rule.h
             sed -i 's/    return f > margin \&\& f_plus < 1.0f;/    return f > 0.0f \&\& f_plus < 1.0f;/' "$f"
             grep -c 'return f > 0.0f && f_plus < 1.0f;' "$f"
-            make -s -C "$scratch/nomargin" build/tests/test_06_nn_cpu >/dev/null
+            build_copy nomargin build/tests/test_06_nn_cpu
             "$scratch/nomargin/build/tests/test_06_nn_cpu" >"$scratch/nomargin.out" 2>&1
             grep 'CHECK failed' "$scratch/nomargin.out" | sed 's/.*CHECK failed: [^:]*: //' | head -n 40
             echo "failing checks (each the first wrong distance of one trial), by K:"
@@ -158,7 +167,7 @@ for name in "$@"; do
             f=$scratch/nosync/06_nn_histogram/reduce_lab.cu
             sed -i 's/^        __syncwarp();$/        \/\/ __syncwarp();/' "$f"
             grep -c '^        // __syncwarp();$' "$f"
-            make -s -C "$scratch/nosync" build/bin/06_reduce_lab >/dev/null
+            build_copy nosync build/bin/06_reduce_lab
             "$scratch/nosync/build/bin/06_reduce_lab" --runs 3 | grep -v '^RESULT'
             sanitizer=$(command -v compute-sanitizer || echo "${CUDA_PATH:-/usr/local/cuda}/bin/compute-sanitizer")
             for tool in racecheck synccheck; do
@@ -175,8 +184,7 @@ for name in "$@"; do
             sed -i 's/^        if (local\[d\] != 0)$/        \/* if (local[d] != 0): taken out *\//' "$f"
             echo "changed lines (expect 1): $(diff 02_parallel_hist_scan/gpu_histogram.cuh "$f" | grep -c '^>')"
             make -s build/bin/02_parallel_hist_scan >/dev/null
-            make -s -C "$scratch/noif" build/bin/02_parallel_hist_scan >/dev/null ||
-                echo "  build failed"
+            build_copy noif build/bin/02_parallel_hist_scan
             for round in 1 2; do for bits in 6 1; do
                 for bin in build/bin/02_parallel_hist_scan "$scratch/noif/build/bin/02_parallel_hist_scan"; do
                     case $bin in build/*) v=built ;; *) v=noif ;; esac
@@ -191,8 +199,7 @@ for name in "$@"; do
             echo "# $name $(date -u +%FT%TZ): the Blelloch scan without its padding"
             copy_without_padding nopad
             make -s build/tests/test_02_parallel_hist_scan_2 >/dev/null
-            make -s -C "$scratch/nopad" build/tests/test_02_parallel_hist_scan_2 >/dev/null ||
-                echo "  build failed"
+            build_copy nopad build/tests/test_02_parallel_hist_scan_2
             for bin in build/tests/test_02_parallel_hist_scan_2 "$scratch/nopad/build/tests/test_02_parallel_hist_scan_2"; do
                 case $bin in build/*) v=built ;; *) v=nopad ;; esac
                 "$bin" 2>&1 | grep -E '^info: scan of|checks' | sed "s/^/$v: /"
@@ -203,7 +210,7 @@ for name in "$@"; do
             echo "# $name $(date -u +%FT%TZ): stage 04 without the shared-memory padding"
             copy_without_padding nopad04
             make -s build/bin/04_paper_local_sort >/dev/null
-            make -s -C "$scratch/nopad04" build/bin/04_paper_local_sort build/tests/test_04_paper_local_sort >/dev/null &&
+            build_copy nopad04 build/bin/04_paper_local_sort build/tests/test_04_paper_local_sort &&
                 "$scratch/nopad04/build/tests/test_04_paper_local_sort" 2>&1 | tail -n 1
             for kpt in 8 4 2 1; do
                 for bin in build/bin/04_paper_local_sort "$scratch/nopad04/build/bin/04_paper_local_sort"; do
@@ -221,7 +228,7 @@ for name in "$@"; do
                     s/^    gpu_exclusive_scan(c->d_tile_ones, c->d_tile_ones, c->tiles + 1, \&c->scan, 0);$/&\n    add_tile_offsets<<<c->tiles, opt->block>>>(c->d_local, c->n, c->tile, c->d_tile_ones);\n    CUDA_CHECK_LAUNCH();/' "$f"
             grep -c 'ones_before_tile = 0;\|add_tile_offsets<<<' "$f"
             make -s build/bin/03_split_k1 >/dev/null
-            make -s -C "$scratch/unfused" build/bin/03_split_k1 build/tests/test_03_split_k1 >/dev/null &&
+            build_copy unfused build/bin/03_split_k1 build/tests/test_03_split_k1 &&
                 "$scratch/unfused/build/tests/test_03_split_k1" 2>&1 | tail -n 1
             for bin in build/bin/03_split_k1 "$scratch/unfused/build/bin/03_split_k1"; do
                 echo "--- $bin --runs 5"
@@ -236,7 +243,7 @@ for name in "$@"; do
             replace_function "$f" '^__global__ void tile_histogram\\(' tools/lab-patches/04_atomic_histogram.cu
             grep -c 'atomicAdd(&s_count' "$f"
             make -s build/bin/04_paper_local_sort >/dev/null
-            make -s -C "$scratch/atomic" build/bin/04_paper_local_sort build/tests/test_04_paper_local_sort >/dev/null &&
+            build_copy atomic build/bin/04_paper_local_sort build/tests/test_04_paper_local_sort &&
                 "$scratch/atomic/build/tests/test_04_paper_local_sort" >"$scratch/atomic.out" 2>&1
             grep 'CHECK failed' "$scratch/atomic.out" | sed 's/.*CHECK failed: [^:]*: \([a-z ]*\):.*/\1/' | sort | uniq -c
             tail -n 1 "$scratch/atomic.out"
@@ -249,8 +256,7 @@ for name in "$@"; do
             copy gpuscatter
             f=$scratch/gpuscatter/02_parallel_hist_scan/step3_block_table.cu
             replace_function "$f" '^static void sort_pass\\(' tools/lab-patches/02_gpu_block_scatter.cu
-            make -s -C "$scratch/gpuscatter" build/bin/02_parallel_hist_scan >/dev/null 2>"$scratch/gpuscatter.err" ||
-                { echo "  build failed:"; head -n 5 "$scratch/gpuscatter.err"; }
+            build_copy gpuscatter build/bin/02_parallel_hist_scan
             # 4-bit and 6-bit digits, 256 keys a block (the reports' shapes), every run checked
             for bits in 4 6; do
                 a="--step 3 --bits $bits --block 256 -n 16777217"
@@ -268,8 +274,7 @@ for name in "$@"; do
             f=$scratch/tiny/04_paper_local_sort/radix_sort.cu
             sed -i 's/\.block = {32, 1024, 1}, \.scan_block = {32, 1024, 1}/.block = {2, 1024, 1}, .scan_block = {2, 1024, 1}/' "$f"
             echo "changed lines (expect 1): $(diff 04_paper_local_sort/radix_sort.cu "$f" | grep -c '^>')"
-            make -s -C "$scratch/tiny" build/bin/04_paper_local_sort >/dev/null 2>"$scratch/tiny.err" ||
-                { echo "  build failed:"; head -n 5 "$scratch/tiny.err"; }
+            build_copy tiny build/bin/04_paper_local_sort
             # the report's v4 shape: 4-bit digits, 2 keys a thread, Hillis-Steele scans;
             # the block size of the local sort and of the scan moved together, as it did
             for b in 2 4 8 16 32 64 128 256; do
@@ -297,8 +302,7 @@ for name in "$@"; do
                     s/^    dim3 grid((unsigned)((p->queries + 8 \* QG - 1) \/ (8 \* QG)),$/    dim3 grid((unsigned)((p->refs + refs_per_block - 1) \/ refs_per_block),/;
                     s/^              (unsigned)((p->refs + refs_per_block - 1) \/ refs_per_block));$/              (unsigned)((p->queries + 8 * QG - 1) \/ (8 * QG)));/' "$f"
             echo "changed lines (expect 4): $(diff 06_nn_histogram/v5_fused.cu "$f" | grep -c '^>')"
-            make -s -C "$scratch/grid" build/bin/06_nn_histogram >/dev/null 2>"$scratch/grid.err" ||
-                { echo "  build failed:"; head -n 5 "$scratch/grid.err"; }
+            build_copy grid build/bin/06_nn_histogram
             make -s build/bin/06_nn_histogram >/dev/null
             for bin in build/bin/06_nn_histogram "$scratch/grid/build/bin/06_nn_histogram"; do
                 echo "--- $bin -q 1000 --version 5 --bins 5000 --runs 3 --no-cublas"
@@ -320,8 +324,7 @@ for name in "$@"; do
             for w in $counts; do
                 sed -i "s/^#define $macro [0-9]*/#define $macro $w/" "$f"
                 grep -m1 "^#define $macro " "$f"
-                make -s -C "$scratch/warps" build/bin/06_nn_histogram >/dev/null 2>"$scratch/warps.err" ||
-                    { echo "  build failed:"; head -n 5 "$scratch/warps.err"; continue; }
+                build_copy warps build/bin/06_nn_histogram || continue
                 "$scratch/warps/build/bin/06_nn_histogram" $args | nn_pass_times
             done
         } >"$log" 2>&1 ;;
@@ -336,8 +339,7 @@ for name in "$@"; do
             sed -i 's/!nn_bin_sure_guess(/!nn_bin_sure_nearest(/' "$f"
             echo "calls replaced (expect 4): $(grep -c '!nn_bin_sure_nearest(' "$f")"
             make -s build/bin/06_nn_histogram >/dev/null
-            make -s -C "$scratch/surenearest" build/bin/06_nn_histogram >/dev/null 2>"$scratch/surenearest.err" ||
-                { echo "  build failed:"; head -n 5 "$scratch/surenearest.err"; }
+            build_copy surenearest build/bin/06_nn_histogram
             # alternately, twice each: the full problem, 5 runs
             for k in 5 50 500 5000; do
                 for round in 1 2; do
@@ -356,14 +358,14 @@ for name in "$@"; do
             sed -i 's/    unsigned leader = __ffs(same) - 1;/    unsigned leader = 31 - __clz(same);/;
                     s/    return before + __popc(same \& ((1u << lane) - 1));/    return before + __popc(same \& ~((2u << lane) - 1));/' "$f"
             grep -c '31 - __clz(same)\|~((2u << lane) - 1)' "$f"
-            make -s -C "$scratch/unstable" build/tests/test_05_warp_shuffle_3 >/dev/null &&
+            build_copy unstable build/tests/test_05_warp_shuffle_3 &&
                 "$scratch/unstable/build/tests/test_05_warp_shuffle_3" >"$scratch/unstable.out" 2>&1
             echo "the first failures, in the order the test program runs its checks:"
             head -n 5 "$scratch/unstable.out"
             echo "failing one-pass checks (test_one_pass), by kernel output:"
             grep -o 'CHECK failed: [^:]*: [a-z_ ]*: step=[0-9]*' "$scratch/unstable.out" | sed 's/.*: \([a-z_ ]*\): /\1 /' | sort | uniq -c
             echo "whole sorts by the changed stage, 1,000,000 keys of each distribution:"
-            make -s -C "$scratch/unstable" build/bin/05_warp_shuffle >/dev/null
+            build_copy unstable build/bin/05_warp_shuffle
             for bits in 8 5; do
                 for d in uniform equal sorted reversed few and2 and4 high low; do
                     printf '  --bits %s --dist %-8s %s\n' "$bits" "$d" "$("$scratch/unstable/build/bin/05_warp_shuffle" \
