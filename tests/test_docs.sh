@@ -220,7 +220,7 @@ else
     echo "test_docs: Node.js not found: the build-up diagrams were not compared with tools/diagrams.js (skipped)"
 fi
 for file in [0-9][0-9]_*/radix_sort.c [0-9][0-9]_*/radix_sort.cu [0-9][0-9]_*/step[0-9]_*.cu \
-            06_nn_histogram/v[0-9]*_*.cu; do
+            06_nn_histogram/v[0-9]*_*.cu 08_multi_gpu/step[0-9]_*.c; do
     [ -f "$file" ] || continue
     checks=$((checks + 1))
     steps | cut -f2 | grep -qxF "$file" || fail "$file holds an algorithm but is no step of steps.txt"

@@ -1,0 +1,480 @@
+/*
+ * 08_multi_gpu/main.c - the program of stage 08: the options, each GPU's share of the
+ * input, the timed runs, the checks and the report.  The sort itself is the step's
+ * (mg_sort, in step1_partition_exchange.c ...).
+ *
+ *   build/bin/08_multi_gpu [-n N] [--dist D] [--seed S] [--gpus G] [--runs R] ...
+ *   mpirun -np G build/bin/08_multi_gpu [...]      (a build with MPI: one GPU a rank)
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cub_baseline.h"
+#include "cuda_check.h"
+#include "files.h"
+#include "gpu.h"
+#include "keys.h"
+#include "mg.h"
+#include "reference.h"
+#include "timer.h"
+
+enum { EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2, EXIT_SKIP = 77 };
+enum { CHECK_AUTO, CHECK_REF, CHECK_HASH };
+
+#define MAX_N (UINT64_C(1) << 36)
+#define REFERENCE_AUTO_MAX (UINT64_C(1) << 28) /* beyond it, --check auto checks by hash */
+
+typedef struct {
+    size_t n;
+    key_dist dist;
+    uint64_t seed;
+    int gpus, runs, check, no_cub, verbose;
+    const char *input, *output;
+} options;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: 08_multi_gpu [options]        (mpirun -np G 08_multi_gpu [options]: a GPU a rank)\n"
+            "%s\n\n"
+            "input (default: -n 268435456 --dist uniform --seed 2026)\n"
+            "  -n N              keys to generate (1..2^36); each GPU makes its share from the\n"
+            "                    global index, so the input is stages 01-07's for the same -n,\n"
+            "                    --dist and --seed, whatever the number of GPUs\n"
+            "  --dist NAME       %s\n"
+            "  --seed S          seed of the generator\n"
+            "  --input FILE      sort raw little-endian uint32 keys read from FILE (split across the GPUs)\n"
+            "  --output FILE     gather the sorted parts and write them to FILE\n"
+            "the GPUs\n"
+            "  --gpus G          GPUs of this host to use, 1..%d (default: every visible one)\n"
+            "measurement\n"
+            "  --runs R          timed runs after one warm-up; the median is shown (default 5)\n"
+            "  --verbose, -v     also print each GPU's part and the exchange's plan\n"
+            "  --no-cub          do not run the CUB baseline (one GPU, the whole input)\n"
+            "  --check MODE      ref: the gathered result against the CPU reference sort; hash:\n"
+            "                    parts sorted, in order, a permutation by a multiset hash;\n"
+            "                    auto (default): ref up to 2^28 keys, hash beyond\n",
+            MG_STEP_NAME, dist_list(), MG_MAX_GPUS);
+}
+
+static int parse_size(const char *s, size_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || !end || *end || s[0] == '-' || s[0] == '\0')
+        return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+static int is_value_option(const char *a)
+{
+    static const char *const with_value[] = {"-n", "--dist", "--seed", "--gpus", "--runs",
+                                             "--check", "--input", "--output"};
+    for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
+        if (!strcmp(a, with_value[i]))
+            return 1;
+    return 0;
+}
+
+static int parse_options(int argc, char **argv, options *o, char *err, size_t errlen)
+{
+    *o = (options){.n = 268435456, .dist = DIST_UNIFORM, .seed = 2026, .runs = 5};
+    int n_given = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        size_t x = 0;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            exit(0);
+        } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
+            o->verbose = 1;
+        } else if (!strcmp(a, "--no-cub")) {
+            o->no_cub = 1;
+        } else if (!is_value_option(a)) {
+            snprintf(err, errlen, "%s: unknown %s (--help lists the options)", a, a[0] == '-' ? "option" : "argument");
+            return -1;
+        } else if (!v) {
+            snprintf(err, errlen, "%s: needs a value", a);
+            return -1;
+        } else if (!strcmp(a, "-n")) {
+            if (parse_size(v, &x) || x < 1 || x > MAX_N) {
+                snprintf(err, errlen, "-n %s: a number of keys from 1 to 2^36 (68719476736)", v);
+                return -1;
+            }
+            o->n = x, n_given = 1, i++;
+        } else if (!strcmp(a, "--dist")) {
+            if (dist_from_name(v, &o->dist)) {
+                snprintf(err, errlen, "--dist %s: one of %s", v, dist_list());
+                return -1;
+            }
+            i++;
+        } else if (!strcmp(a, "--seed")) {
+            if (parse_size(v, &x)) {
+                snprintf(err, errlen, "--seed %s: a non-negative integer", v);
+                return -1;
+            }
+            o->seed = x, i++;
+        } else if (!strcmp(a, "--gpus")) {
+            if (parse_size(v, &x) || x < 1 || x > MG_MAX_GPUS) {
+                snprintf(err, errlen, "--gpus %s: from 1 to %d", v, MG_MAX_GPUS);
+                return -1;
+            }
+            o->gpus = (int)x, i++;
+        } else if (!strcmp(a, "--runs")) {
+            if (parse_size(v, &x) || x < 1 || x > 100) {
+                snprintf(err, errlen, "--runs %s: from 1 to 100", v);
+                return -1;
+            }
+            o->runs = (int)x, i++;
+        } else if (!strcmp(a, "--check")) {
+            if (!strcmp(v, "ref"))
+                o->check = CHECK_REF;
+            else if (!strcmp(v, "hash"))
+                o->check = CHECK_HASH;
+            else if (!strcmp(v, "auto"))
+                o->check = CHECK_AUTO;
+            else {
+                snprintf(err, errlen, "--check %s: ref, hash or auto", v);
+                return -1;
+            }
+            i++;
+        } else if (!strcmp(a, "--input")) {
+            o->input = v, i++;
+        } else if (!strcmp(a, "--output")) {
+            o->output = v, i++;
+        }
+    }
+    if (o->input && n_given) {
+        snprintf(err, errlen, "-n and --input: the file's size is the number of keys; give one");
+        return -1;
+    }
+    if (o->input) {
+        long long size = 0;
+        if (stat_regular_file(o->input, "--input", &size, err, errlen))
+            return -1;
+        if (size % 4 || size == 0) {
+            snprintf(err, errlen, "--input %s: %lld bytes, not a positive multiple of 4 (raw uint32 keys)", o->input, size);
+            return -1;
+        }
+        o->n = (size_t)(size / 4);
+    }
+    if (o->output && check_output_file(o->output, err, errlen))
+        return -1;
+    return 0;
+}
+
+/* ---- each GPU's share ------------------------------------------------------------------- */
+
+/* Rank r's share of n keys over g GPUs: [first, first + count), the remainder spread. */
+static void share_of(size_t n, int g, int r, size_t *first, size_t *count)
+{
+    size_t base = n / g, extra = n % g;
+    *first = (size_t)r * base + ((size_t)r < extra ? (size_t)r : extra);
+    *count = base + ((size_t)r < extra ? 1 : 0);
+}
+
+/* The keys each GPU's buffers hold: the whole input where it fits, so that this step's
+ * uneven parts always land; else as much as the memory allows. */
+static size_t buffer_keys(size_t n)
+{
+    size_t free_b = 0, total_b = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    size_t fit = (size_t)((double)free_b * 0.85) / (2 * sizeof(uint32_t) + 1); /* 2 buffers + 07's scratch */
+    size_t cap = n < fit ? n : fit;
+    return cap < os_max_keys() ? cap : os_max_keys();
+}
+
+static void upload_share(mg_part *p, const uint32_t *all, size_t first)
+{
+    CUDA_CHECK(cudaSetDevice(p->device));
+    CUDA_CHECK(cudaMemcpy(p->d_keys, all + first, p->n_in * sizeof(uint32_t), cudaMemcpyHostToDevice));
+}
+
+/* The input of every local part: from the file, from the host's generator (sorted,
+ * reversed) or made on each GPU. */
+static void make_input(mg_world *w, const options *o, const uint32_t *host_input)
+{
+    for (int l = 0; l < w->nlocal; l++) {
+        mg_part *p = &w->part[l];
+        size_t first, count;
+        share_of(o->n, w->nranks, p->rank, &first, &count);
+        if (host_input) {
+            upload_share(p, host_input, first);
+        } else {
+            CUDA_CHECK(cudaSetDevice(p->device));
+            mg_make_keys(p->d_keys, first, count, o->dist, o->seed);
+        }
+    }
+}
+
+static uint64_t world_hash(mg_world *w, int after)
+{
+    uint64_t sum = 0;
+    for (int l = 0; l < w->nlocal; l++) {
+        mg_part *p = &w->part[l];
+        CUDA_CHECK(cudaSetDevice(p->device));
+        CUDA_CHECK(cudaMemset(p->d_sum, 0, sizeof(uint64_t)));
+        mg_hash_keys(after ? p->sorted : p->d_keys, after ? p->n_out : p->n_in, p->d_sum);
+        uint64_t s = 0;
+        CUDA_CHECK(cudaMemcpy(&s, p->d_sum, sizeof s, cudaMemcpyDeviceToHost));
+        sum += s;
+    }
+    return mg_world_sum_u64(w, sum);
+}
+
+/* ---- checks ------------------------------------------------------------------------------ */
+
+/* Every part sorted, each part's last key at most the next part's first, n keys in all,
+ * and the same multiset as the input (its hash).  One line in msg; 0 if all hold. */
+static int check_parts(mg_world *w, size_t n, uint64_t input_hash, char *msg, size_t msglen)
+{
+    uint64_t descents = 0, keys = 0;
+    uint32_t ends[2 * MG_MAX_GPUS] = {0};
+    size_t sizes[MG_MAX_GPUS] = {0};
+    for (int l = 0; l < w->nlocal; l++) {
+        mg_part *p = &w->part[l];
+        CUDA_CHECK(cudaSetDevice(p->device));
+        CUDA_CHECK(cudaMemset(p->d_sum, 0, sizeof(uint64_t)));
+        mg_count_descents(p->sorted, p->n_out, p->d_sum);
+        uint64_t d = 0;
+        CUDA_CHECK(cudaMemcpy(&d, p->d_sum, sizeof d, cudaMemcpyDeviceToHost));
+        descents += d;
+        keys += p->n_out;
+        sizes[p->rank] = p->n_out;
+        if (p->n_out) {
+            CUDA_CHECK(cudaMemcpy(&ends[2 * p->rank], p->sorted, sizeof(uint32_t), cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaMemcpy(&ends[2 * p->rank + 1], p->sorted + p->n_out - 1, sizeof(uint32_t),
+                                  cudaMemcpyDeviceToHost));
+        }
+    }
+    descents = mg_world_sum_u64(w, descents);
+    keys = mg_world_sum_u64(w, keys);
+    if (descents) {
+        snprintf(msg, msglen, "a part is not sorted: %llu keys greater than the next", (unsigned long long)descents);
+        return -1;
+    }
+    if (keys != n) {
+        snprintf(msg, msglen, "the parts hold %llu keys, not %zu", (unsigned long long)keys, n);
+        return -1;
+    }
+    if (!w->mpi) { /* one process sees every part's ends */
+        int last = -1;
+        for (int r = 0; r < w->nranks; r++) {
+            if (!sizes[r])
+                continue;
+            if (last >= 0 && ends[2 * last + 1] > ends[2 * r]) {
+                snprintf(msg, msglen, "GPU %d's last key %u is greater than GPU %d's first %u",
+                         last, ends[2 * last + 1], r, ends[2 * r]);
+                return -1;
+            }
+            last = r;
+        }
+    }
+    if (world_hash(w, 1) != input_hash) {
+        snprintf(msg, msglen, "the sorted parts are not a permutation of the input (multiset hash)");
+        return -1;
+    }
+    return 0;
+}
+
+static uint32_t *gather_parts(mg_world *w, size_t n)
+{
+    uint32_t *out = malloc(n * sizeof(uint32_t));
+    if (!out)
+        return NULL;
+    size_t at = 0;
+    for (int l = 0; l < w->nlocal; l++) {
+        mg_part *p = &w->part[l];
+        CUDA_CHECK(cudaSetDevice(p->device));
+        CUDA_CHECK(cudaMemcpy(out + at, p->sorted, p->n_out * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+        at += p->n_out;
+    }
+    return out;
+}
+
+static double median(double *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ---- main -------------------------------------------------------------------------------- */
+
+static void die(int status, const char *fmt, const char *what)
+{
+    fprintf(stderr, "08_multi_gpu: ");
+    fprintf(stderr, fmt, what);
+    fprintf(stderr, "\n");
+    exit(status);
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    char err[512] = "";
+    if (parse_options(argc, argv, &o, err, sizeof err))
+        die(EXIT_USAGE, "%s", err);
+    gpu_require("08_multi_gpu");
+    int count = 0;
+    CUDA_CHECK(cudaGetDeviceCount(&count));
+    if (o.gpus > count) {
+        printf("SKIP: --gpus %d needs %d GPUs, found %d\n", o.gpus, o.gpus, count);
+        return EXIT_SKIP;
+    }
+
+    mg_world w;
+    if (mg_world_open(&w, o.gpus, &argc, &argv, err, sizeof err))
+        die(EXIT_USAGE, "%s", err);
+    int lead = mg_world_leader(&w);
+    if (w.mpi && o.output)
+        die(EXIT_USAGE, "%s", "--output: under mpirun each rank keeps its part; run one process to gather them");
+
+    /* the input on the host where it is needed: a file, a distribution the GPUs cannot
+     * make from the index, the reference check or the CUB baseline */
+    int want_ref = o.check == CHECK_REF || (o.check == CHECK_AUTO && o.n <= REFERENCE_AUTO_MAX);
+    if (w.mpi)
+        want_ref = 0;
+    uint32_t *host_input = NULL;
+    if (o.input) {
+        size_t n_file = 0;
+        if (read_keys_file(o.input, o.n, &host_input, &n_file, err, sizeof err))
+            die(EXIT_USAGE, "%s", err);
+    } else if (!mg_dist_on_device(o.dist) || want_ref || (!o.no_cub && lead)) {
+        host_input = malloc(o.n * sizeof(uint32_t));
+        if (!host_input)
+            die(EXIT_USAGE, "%s", "-n: the host cannot hold the input; try --no-cub --check hash");
+        make_keys(host_input, o.n, o.dist, o.seed);
+    }
+
+    /* each GPU's buffers and share */
+    size_t biggest_share = (o.n + w.nranks - 1) / w.nranks;
+    for (int l = 0; l < w.nlocal; l++) {
+        mg_part *p = &w.part[l];
+        size_t first;
+        share_of(o.n, w.nranks, p->rank, &first, &p->n_in);
+        CUDA_CHECK(cudaSetDevice(p->device));
+        p->cap = buffer_keys(o.n);
+        if (p->cap < biggest_share) {
+            snprintf(err, sizeof err, "-n %zu: GPU %d holds %zu keys of its share of %zu", o.n, p->rank,
+                     p->cap, biggest_share);
+            die(EXIT_USAGE, "%s", err);
+        }
+        p->d_keys = gpu_alloc(p->cap * sizeof(uint32_t), 1);
+        p->d_alt = gpu_alloc(p->cap * sizeof(uint32_t), 1);
+        p->d_counts = gpu_alloc((size_t)w.nranks * MG_DIGITS * sizeof(uint32_t), 1);
+        p->d_sum = gpu_alloc(4 * sizeof(uint64_t), 1);
+        p->sorter = os_create(p->cap);
+    }
+    make_input(&w, &o, host_input);
+    uint64_t input_hash = world_hash(&w, 0);
+
+    /* the runs: the first a warm-up; each starts from the input */
+    mg_times t[101];
+    double total[101], count_ms[101], part_ms[101], exch_ms[101], local_ms[101];
+    for (int r = 0; r <= o.runs; r++) {
+        if (r > 0)
+            make_input(&w, &o, host_input);
+        if (mg_sort(&w, &t[r], err, sizeof err))
+            die(EXIT_CHECK_FAILED, "%s", err);
+        if (r > 0) {
+            total[r - 1] = t[r].total, count_ms[r - 1] = t[r].count, part_ms[r - 1] = t[r].partition;
+            exch_ms[r - 1] = t[r].exchange, local_ms[r - 1] = t[r].local_sort;
+        }
+    }
+    double sort_ms = median(total, o.runs), moved = t[o.runs].moved_gb;
+    double c_ms = median(count_ms, o.runs), p_ms = median(part_ms, o.runs);
+    double e_ms = median(exch_ms, o.runs), l_ms = median(local_ms, o.runs);
+
+    /* checks */
+    char msg[512] = "";
+    int bad = check_parts(&w, o.n, input_hash, msg, sizeof msg);
+    const char *how = "parts sorted, in order, a permutation (multiset hash)";
+    uint32_t *gathered = NULL;
+    if (!bad && (want_ref || o.output)) {
+        gathered = gather_parts(&w, o.n);
+        if (!gathered)
+            die(EXIT_USAGE, "%s", "the host cannot hold the sorted keys to check or write them");
+    }
+    if (!bad && want_ref) {
+        uint32_t *ref = malloc(o.n * sizeof(uint32_t));
+        if (!ref || reference_sort(host_input, ref, o.n))
+            die(EXIT_USAGE, "%s", "the host cannot hold the reference sort; use --check hash");
+        bad = verify_sorted(gathered, ref, o.n, msg, sizeof msg);
+        how = "equal to the CPU reference sort, key for key";
+        free(ref);
+    }
+    if (!bad && o.output && write_keys_file(o.output, gathered, o.n, err, sizeof err))
+        die(EXIT_USAGE, "%s", err);
+
+    /* CUB on one GPU, the whole input, in the same process */
+    double cub_ms = 0;
+    const char *cub_why = o.no_cub ? "--no-cub" : NULL;
+    if (!cub_why && lead) {
+        CUDA_CHECK(cudaSetDevice(w.part[0].device));
+        size_t free_b = 0, total_b = 0;
+        CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+        if (o.n * sizeof(uint32_t) * 3 > free_b)
+            cub_why = "the input does not fit one GPU beside this stage's buffers";
+        else if (cub_sort_keys(host_input, o.n, o.runs, NULL, &cub_ms, err, sizeof err))
+            die(EXIT_CUDA_ERROR, "%s", err);
+    }
+
+    if (lead) {
+        char name[128] = "";
+        gpu_name(name, sizeof name);
+        printf("08_multi_gpu - %s\n", MG_STEP_NAME);
+        printf("  input     %zu keys, %s%s --seed %llu, on %d GPU%s (%s)%s\n", o.n,
+               o.input ? "--input " : "--dist ", o.input ? o.input : dist_name(o.dist),
+               (unsigned long long)o.seed, w.nranks, w.nranks == 1 ? "" : "s", name,
+               w.mpi ? ", one MPI rank each" : "");
+        printf("  runs      %d timed after 1 warm-up; the median of each phase is shown\n", o.runs);
+        printf("  phase                total ms\n");
+        printf("  count                %9.3f   top-digit counts, all-gathered\n", c_ms);
+        printf("  partition            %9.3f   one pass by the top digit\n", p_ms);
+        printf("  exchange             %9.3f   %.3f GB between GPUs, %.1f GB/s a GPU\n", e_ms, moved,
+               e_ms > 0 ? moved / w.nranks / (e_ms / 1000.0) : 0.0);
+        printf("  local sort           %9.3f   07.9 on each GPU's part\n", l_ms);
+        printf("  sort                 %9.3f   %.2f Gkeys/s\n", sort_ms, o.n / (sort_ms / 1000.0) / 1e9);
+        if (cub_why)
+            printf("  CUB, one GPU         not run: %s\n", cub_why);
+        else
+            printf("  CUB, one GPU         %9.3f   this sort takes %.2fx its time\n", cub_ms, sort_ms / cub_ms);
+        printf("  check     %s: %s\n", bad ? "FAIL" : "PASS", bad ? msg : how);
+        if (o.verbose && !w.mpi)
+            for (int l = 0; l < w.nlocal; l++)
+                printf("  GPU %d     %zu keys in, %zu keys out\n", w.part[l].rank, w.part[l].n_in, w.part[l].n_out);
+        char cub_field[64] = "cub_ms=NA vs_cub=NA";
+        if (!cub_why)
+            snprintf(cub_field, sizeof cub_field, "cub_ms=%.3f vs_cub=%.2f", cub_ms, sort_ms / cub_ms);
+        printf("RESULT stage=08_multi_gpu step=08.1 n=%zu dist=%s seed=%llu gpus=%d mpi=%d runs=%d "
+               "sort_ms=%.3f count_ms=%.3f partition_ms=%.3f exchange_ms=%.3f local_sort_ms=%.3f "
+               "moved_gb=%.3f %s check=%s gpu=\"%s\"\n",
+               o.n, o.input ? "file" : dist_name(o.dist), (unsigned long long)o.seed, w.nranks, w.mpi,
+               o.runs, sort_ms, c_ms, p_ms, e_ms, l_ms, moved, cub_field, bad ? "FAIL" : "PASS", name);
+    }
+
+    for (int l = 0; l < w.nlocal; l++) {
+        mg_part *p = &w.part[l];
+        CUDA_CHECK(cudaSetDevice(p->device));
+        os_destroy(p->sorter);
+        gpu_free(p->d_sum);
+        gpu_free(p->d_counts);
+        gpu_free(p->d_alt);
+        gpu_free(p->d_keys);
+    }
+    free(gathered);
+    free(host_input);
+    mg_world_close(&w);
+    return bad ? EXIT_CHECK_FAILED : 0;
+}

@@ -1,0 +1,100 @@
+/*
+ * 08_multi_gpu/mg.h - the plumbing of stage 08 (mg_world.c, mg_keys.cu, main.c): the
+ * GPUs and their NCCL communicators, each GPU's share of the keys, the checks.  The
+ * algorithm is in the step files (step1_partition_exchange.c ...), which see only this.
+ */
+#ifndef STAGE08_MG_H
+#define STAGE08_MG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+#include "onesweep_lib.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MG_MAX_GPUS 8
+#define MG_DIGITS 256 /* the top 8 bits of a key: what a GPU's range of keys is made of */
+
+#define NCCL_CHECK(call) mg_nccl_check((call), #call, __FILE__, __LINE__)
+void mg_nccl_check(ncclResult_t status, const char *call, const char *file, int line);
+
+/* One GPU's part of the sort: its keys before and after, and its scratch. */
+typedef struct {
+    int device;           /* CUDA device */
+    int rank;             /* its place among all the GPUs: its keys come after lower ranks' */
+    ncclComm_t comm;
+    cudaStream_t stream;  /* NCCL's stream; ordered with the default stream 07's kernels use */
+    size_t n_in;          /* keys it starts with: its share of the input */
+    size_t cap;           /* keys each of its two buffers holds */
+    uint32_t *d_keys;     /* its share, then its sorted part */
+    uint32_t *d_alt;      /* the second buffer of every sort and of the exchange */
+    uint32_t *sorted;     /* after a sort: d_keys or d_alt, whichever holds the part */
+    size_t n_out;         /* keys of its sorted part */
+    uint32_t *d_counts;   /* MG_DIGITS counters, then every GPU's: G x MG_DIGITS */
+    uint64_t *d_sum;      /* a few words for the checks */
+    os_sorter *sorter;
+} mg_part;
+
+/* The GPUs this process drives (all of them, or one under MPI) among G in all. */
+typedef struct {
+    int nranks;           /* G: GPUs in the sort */
+    int nlocal;           /* GPUs of this process */
+    int mpi_rank;         /* this process's rank under MPI (0 otherwise) */
+    int mpi;              /* 1 under mpirun */
+    mg_part part[MG_MAX_GPUS];
+} mg_world;
+
+/* Opens the world: under mpirun (a build with MPI) one GPU a rank, else `gpus` GPUs of
+ * this host (0: every visible one).  Returns 0, or -1 with one line in err. */
+int mg_world_open(mg_world *w, int gpus, int *argc, char ***argv, char *err, size_t errlen);
+void mg_world_close(mg_world *w);
+/* Whether this process prints (rank 0, or the only process). */
+int mg_world_leader(const mg_world *w);
+/* Every GPU of the world done with what was issued so far (a barrier across processes). */
+void mg_world_sync(mg_world *w);
+/* The largest of each process's x, on every process (an all-reduce through NCCL). */
+double mg_world_max(mg_world *w, double x);
+/* The sum over the processes of x. */
+uint64_t mg_world_sum_u64(mg_world *w, uint64_t x);
+
+/* Runs NCCL calls of every local GPU as one group: body(part, arg) for each. */
+void mg_group(mg_world *w, void (*body)(mg_part *p, void *arg), void *arg);
+
+/* ---- keys (mg_keys.cu) ---------------------------------------------------------- */
+
+/* Whether --dist D can be made on each GPU from the global index (stage 01-07's
+ * generator, key i of n is the same for any G); the others are made on the host. */
+int mg_dist_on_device(int dist);
+/* Keys first..first+count-1 of the input make_keys(n, dist, seed) makes, on the
+ * current device. */
+void mg_make_keys(uint32_t *d_keys, size_t first, size_t count, int dist, uint64_t seed);
+/* A hash of the multiset of the keys (order does not matter), added into *d_sum. */
+void mg_hash_keys(const uint32_t *d_keys, size_t n, uint64_t *d_sum);
+/* The number of i with keys[i] > keys[i + 1], added into *d_sum. */
+void mg_count_descents(const uint32_t *d_keys, size_t n, uint64_t *d_sum);
+
+/* ---- the step's sort (one step file each) ------------------------------------------ */
+
+/* Times of the phases of one sort, in ms, the largest over the GPUs. */
+typedef struct {
+    double total, count, partition, exchange, local_sort;
+    double moved_gb; /* bytes that crossed between GPUs, in GB */
+} mg_times;
+
+/* Sorts the world's keys (each part's d_keys, n_in of them): afterwards each part's
+ * `sorted` holds n_out keys, and the parts in rank order are the sorted input.
+ * Returns 0, or -1 with one line in err (nothing can be sorted that way). */
+int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen);
+/* The step's name and its lesson in a line. */
+extern const char *const MG_STEP_NAME;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,182 @@
+/*
+ * 08_multi_gpu/mg_world.c - the GPUs of a sort and their NCCL communicators (mg.h).
+ *
+ * One process that drives every GPU of the host opens them all at once
+ * (ncclCommInitAll).  Under mpirun each rank drives one GPU: rank 0 makes NCCL's
+ * unique id, MPI_Bcast hands it to every rank, and each joins with ncclCommInitRank -
+ * the same code whether the ranks share a host or not.  MPI is used for that and for
+ * the host-side barrier and reductions; the keys only ever move through NCCL.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef MG_MPI
+#include <mpi.h>
+#endif
+
+#include "cuda_check.h"
+#include "mg.h"
+
+void mg_nccl_check(ncclResult_t status, const char *call, const char *file, int line)
+{
+    if (status != ncclSuccess) {
+        fprintf(stderr, "%s:%d: NCCL error %s in `%s`\n", file, line, ncclGetErrorString(status), call);
+        exit(EXIT_CUDA_ERROR);
+    }
+}
+
+/* Whether this process was started by mpirun (the launchers' environment). */
+static int under_mpirun(void)
+{
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
+}
+
+static int open_local(mg_world *w, int gpus, char *err, size_t errlen)
+{
+    int count = 0;
+    CUDA_CHECK(cudaGetDeviceCount(&count));
+    if (gpus == 0)
+        gpus = count < MG_MAX_GPUS ? count : MG_MAX_GPUS;
+    if (gpus > count) {
+        snprintf(err, errlen, "--gpus %d: this host has %d GPU%s", gpus, count, count == 1 ? "" : "s");
+        return -1;
+    }
+    int devs[MG_MAX_GPUS];
+    ncclComm_t comms[MG_MAX_GPUS];
+    for (int g = 0; g < gpus; g++)
+        devs[g] = g;
+    NCCL_CHECK(ncclCommInitAll(comms, gpus, devs));
+    w->nranks = w->nlocal = gpus;
+    for (int g = 0; g < gpus; g++) {
+        w->part[g].device = g;
+        w->part[g].rank = g;
+        w->part[g].comm = comms[g];
+    }
+    return 0;
+}
+
+#ifdef MG_MPI
+static int open_mpi(mg_world *w, int *argc, char ***argv, char *err, size_t errlen)
+{
+    int size = 0, rank = 0, count = 0;
+    MPI_Init(argc, argv);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (size > MG_MAX_GPUS) {
+        snprintf(err, errlen, "mpirun -np %d: at most %d ranks (a GPU each)", size, MG_MAX_GPUS);
+        return -1;
+    }
+    CUDA_CHECK(cudaGetDeviceCount(&count));
+    const char *local = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+    int device = (local ? atoi(local) : rank) % (count ? count : 1);
+    ncclUniqueId id;
+    if (rank == 0)
+        NCCL_CHECK(ncclGetUniqueId(&id));
+    MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
+    CUDA_CHECK(cudaSetDevice(device));
+    NCCL_CHECK(ncclCommInitRank(&w->part[0].comm, size, id, rank));
+    w->mpi = 1;
+    w->mpi_rank = rank;
+    w->nranks = size;
+    w->nlocal = 1;
+    w->part[0].device = device;
+    w->part[0].rank = rank;
+    return 0;
+}
+#endif
+
+int mg_world_open(mg_world *w, int gpus, int *argc, char ***argv, char *err, size_t errlen)
+{
+    memset(w, 0, sizeof *w);
+    int status;
+    if (under_mpirun()) {
+#ifdef MG_MPI
+        if (gpus) {
+            snprintf(err, errlen, "--gpus: under mpirun each rank drives one GPU (mpirun -np G)");
+            return -1;
+        }
+        status = open_mpi(w, argc, argv, err, errlen);
+#else
+        (void)argc;
+        (void)argv;
+        snprintf(err, errlen, "started by mpirun, but this build has no MPI (no mpicc when it was built)");
+        return -1;
+#endif
+    } else {
+        (void)argc;
+        (void)argv;
+        status = open_local(w, gpus, err, errlen);
+    }
+    if (status != 0)
+        return status;
+    for (int l = 0; l < w->nlocal; l++) {
+        CUDA_CHECK(cudaSetDevice(w->part[l].device));
+        CUDA_CHECK(cudaStreamCreate(&w->part[l].stream)); /* blocking: ordered with stream 0 */
+    }
+    return 0;
+}
+
+void mg_world_close(mg_world *w)
+{
+    for (int l = 0; l < w->nlocal; l++) {
+        CUDA_CHECK(cudaSetDevice(w->part[l].device));
+        CUDA_CHECK(cudaStreamDestroy(w->part[l].stream));
+        NCCL_CHECK(ncclCommDestroy(w->part[l].comm));
+    }
+#ifdef MG_MPI
+    if (w->mpi)
+        MPI_Finalize();
+#endif
+}
+
+int mg_world_leader(const mg_world *w) { return w->mpi_rank == 0; }
+
+void mg_world_sync(mg_world *w)
+{
+    for (int l = 0; l < w->nlocal; l++) {
+        CUDA_CHECK(cudaSetDevice(w->part[l].device));
+        CUDA_CHECK(cudaDeviceSynchronize());
+    }
+#ifdef MG_MPI
+    if (w->mpi)
+        MPI_Barrier(MPI_COMM_WORLD);
+#endif
+}
+
+double mg_world_max(mg_world *w, double x)
+{
+#ifdef MG_MPI
+    if (w->mpi) {
+        double y = x;
+        MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        return y;
+    }
+#endif
+    (void)w;
+    return x;
+}
+
+uint64_t mg_world_sum_u64(mg_world *w, uint64_t x)
+{
+#ifdef MG_MPI
+    if (w->mpi) {
+        uint64_t y = x;
+        MPI_Allreduce(&x, &y, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+        return y;
+    }
+#endif
+    (void)w;
+    return x;
+}
+
+void mg_group(mg_world *w, void (*body)(mg_part *p, void *arg), void *arg)
+{
+    NCCL_CHECK(ncclGroupStart());
+    for (int l = 0; l < w->nlocal; l++) {
+        CUDA_CHECK(cudaSetDevice(w->part[l].device));
+        body(&w->part[l], arg);
+    }
+    NCCL_CHECK(ncclGroupEnd());
+}

@@ -1,0 +1,41 @@
+/*
+ * 08_multi_gpu/onesweep_lib.h - stage 07's last step as a library on device arrays,
+ * for the steps of stage 08: each GPU counts, partitions and sorts its keys with it.
+ *
+ * Every call works on the current device (cudaSetDevice) and its legacy default
+ * stream, as stage 07 does; a stream made with cudaStreamCreate is ordered with it.
+ */
+#ifndef STAGE08_ONESWEEP_LIB_H
+#define STAGE08_ONESWEEP_LIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct os_sorter os_sorter;
+
+/* The most keys one call sorts (stage 07's look-back words count up to 2^30 - 1). */
+size_t os_max_keys(void);
+
+/* Scratch for sorts of up to cap keys on the current device. */
+os_sorter *os_create(size_t cap);
+void os_destroy(os_sorter *s);
+
+/* counts[d] += the number of keys whose top 8 bits are d (256 counters on the device,
+ * zeroed by the caller): stage 07's histogram kernel, one pass of bits 24..31. */
+void os_top_digit_counts(os_sorter *s, const uint32_t *d_keys, size_t n, uint32_t *d_counts);
+
+/* Sorts n keys (n <= cap) by bits [begin_bit, end_bit), stably, between the two
+ * buffers; returns the one that holds the result (a pass whose digit is the same for
+ * every key is skipped, so it may be either).  Waits for the GPU: the result's buffer
+ * is known only when the passes' plan is back. */
+uint32_t *os_sort(os_sorter *s, uint32_t *d_a, uint32_t *d_b, size_t n, int begin_bit,
+                  int end_bit);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# test_cli_08_multi_gpu.sh - stage 08's command line: every bad option or input is refused
+# with exit 2 and one line on stderr, before any GPU is looked for (so on a machine
+# without one too), and a good command line passes every check (exit 0, or 77 with the
+# SKIP line where there is no GPU).
+set -u
+bin=${BIN_DIR:-build/bin}/08_multi_gpu
+[ -x "$bin" ] || { echo "missing $bin (run make first)"; exit 1; }
+source "$(dirname "$0")/cli_lib.sh"
+
+printf 'abc' >"$tmp/three_bytes.bin"
+printf '' >"$tmp/empty.bin"
+expect_error "-n 0: a number of keys from 1 to 2^36" -n 0
+expect_error "-n 68719476737: a number of keys from 1 to 2^36" -n 68719476737
+expect_error "-n x: a number of keys" -n x
+expect_error "-n -5: a number of keys" -n -5
+expect_error "-n: needs a value" -n
+expect_error "--dist zipf: one of uniform" --dist zipf
+expect_error "--gpus 0: from 1 to 8" --gpus 0
+expect_error "--gpus 9: from 1 to 8" --gpus 9
+expect_error "--runs 101: from 1 to 100" --runs 101
+expect_error "--check exact: ref, hash or auto" --check exact
+expect_error "--seed -1: a non-negative integer" --seed -1
+expect_error "--bits: unknown option" --bits 4
+expect_error "stray: unknown argument" stray
+expect_error "cannot open --input" --input "$tmp/missing.bin"
+expect_error "not a positive multiple of 4" --input "$tmp/three_bytes.bin"
+expect_error "not a positive multiple of 4" --input "$tmp/empty.bin"
+expect_error "-n and --input" -n 8 --input "$tmp/three_bytes.bin"
+expect_error "cannot create output file" -n 8 --output "$tmp/no/such/dir/out.bin"
+check_that "--help names the step" sh -c "'$bin' --help | grep -q '^08.1: partition'"
+expect_accepted -n 1000 --runs 1 --no-cub
+finish test_cli_08_multi_gpu

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# test_run_08_multi_gpu.sh - stage 08 on one GPU (--gpus 1): every distribution at sizes
+# around the tile and the shares (1 key, odd counts, 2^20 + 3), each checked against the
+# CPU reference sort; a file in and out; the multiset-hash check on its own.  The runs on
+# several GPUs are test_run_08_multi_gpu_gpus.sh's.  GPU: exits 77 (skipped) where there
+# is none.
+set -u
+bin=${BIN_DIR:-build/bin}/08_multi_gpu
+[ -x "$bin" ] || { echo "missing $bin (run make first)"; exit 1; }
+source "$(dirname "$0")/cli_lib.sh"
+
+"$bin" -n 1 --gpus 1 --runs 1 --no-cub >"$tmp/log" 2>&1
+rc=$?
+if [ "$rc" -eq 77 ]; then
+    grep '^SKIP: no CUDA device' "$tmp/log" || { echo "exit 77 without the SKIP line"; exit 1; }
+    exit 77
+fi
+run_ok() { # ARGS...: a run that must pass its check
+    checks=$((checks + 1))
+    if ! "$bin" --gpus 1 --runs 1 --no-cub "$@" >"$tmp/log" 2>&1 || ! grep -q '^RESULT .* check=PASS' "$tmp/log"; then
+        fail "08_multi_gpu --gpus 1 $*: $(grep -E 'check|error|rror' "$tmp/log" | head -n 2)"
+    fi
+}
+for dist in uniform equal sorted reversed few and2 and4 high low; do
+    for n in 1 2 1000 8193 1048579; do
+        run_ok -n "$n" --dist "$dist" --check ref
+    done
+done
+run_ok -n 4194304 --check hash
+# a file in, the sorted keys out, equal to the reference
+"$bin" --gpus 1 --runs 1 --no-cub -n 12345 --dist few --output "$tmp/a.bin" >/dev/null 2>&1
+run_ok --input "$tmp/a.bin" --output "$tmp/b.bin" --check ref
+check_that "--output of a sorted file is the file" cmp -s "$tmp/a.bin" "$tmp/b.bin"
+# the CUB baseline runs beside, on the same keys
+checks=$((checks + 1))
+"$bin" --gpus 1 --runs 1 -n 100000 >"$tmp/log" 2>&1
+grep -q '^RESULT .* cub_ms=[0-9.]* vs_cub=[0-9.]* check=PASS' "$tmp/log" ||
+    fail "the CUB baseline should run: $(grep RESULT "$tmp/log")"
+finish test_run_08_multi_gpu

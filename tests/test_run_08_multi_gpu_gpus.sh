@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# test_run_08_multi_gpu_gpus.sh - stage 08 on 2 GPUs and on every GPU of the host: every
+# distribution at sizes around the shares, each checked against the CPU reference sort
+# (the parts sorted, in order, a permutation of the input); under mpirun too where the
+# program was built with MPI.  Needs 2 GPUs: exits 77 ("needs 2 GPUs, found 1") with fewer.
+set -u
+bin=${BIN_DIR:-build/bin}/08_multi_gpu
+[ -x "$bin" ] || { echo "missing $bin (run make first)"; exit 1; }
+source "$(dirname "$0")/cli_lib.sh"
+
+gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | wc -l)
+if [ "$gpus" -lt 2 ]; then
+    echo "SKIP: needs 2 GPUs, found $gpus"
+    exit 77
+fi
+run_ok() { # ARGS...: a run that must pass its check
+    checks=$((checks + 1))
+    if ! "$@" >"$tmp/log" 2>&1 || ! grep -q '^RESULT .* check=PASS' "$tmp/log"; then
+        fail "$*: $(grep -E 'check|error|rror' "$tmp/log" | head -n 2)"
+    fi
+}
+for g in 2 "$gpus"; do
+    for dist in uniform sorted reversed and2 and4; do
+        for n in 1 3 8193 1048579; do
+            run_ok "$bin" --gpus "$g" --runs 1 --no-cub -n "$n" --dist "$dist" --check ref
+        done
+    done
+    run_ok "$bin" --gpus "$g" --runs 1 -n 16777217 --check ref
+done
+# keys of few distinct top digits: this step's owners take whole digits, so the parts are
+# uneven, but every key still lands (the buffers hold the whole input at this size)
+for dist in equal few high low; do
+    run_ok "$bin" --gpus "$gpus" --runs 1 --no-cub -n 1048579 --dist "$dist" --check ref
+done
+# one MPI rank a GPU, where the build has MPI
+if command -v mpirun >/dev/null 2>&1 && ldd "$bin" | grep -q libmpi; then
+    run_ok mpirun --allow-run-as-root -np "$gpus" "$bin" --runs 1 --no-cub -n 1048579 --check hash
+else
+    echo "test_run_08_multi_gpu_gpus: no mpirun, or a build without MPI: the MPI runs were skipped"
+fi
+finish test_run_08_multi_gpu_gpus
