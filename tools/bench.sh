@@ -40,6 +40,8 @@
 #             class notes (--reduce 1..4, report 002): the min/max step; nn06_reduce.csv
 #   nn06red   stage 06's reduction lab (06_reduce_lab): the seven trees of the class
 #             notes on tiles already in shared memory; nn06_reduce_lab.csv
+#   multi08   stage 08 on 1, 2 and every GPU of the host, 2^28, 2^30 and 2^31 keys, CUB on
+#             one GPU in the same runs (not in the default sets); multi08.csv
 #   nn06k     stage 06 at the full size, K = 1, 5, 50, 500, 5000: versions 1 (the course
 #             report's pipeline), 8 (tensor cores), 9 (latency) and 10 (the fastest)
 #             with both cuBLAS baselines in each run, median of 3 (not in the
@@ -330,6 +332,26 @@ for set in "${sets[@]+"${sets[@]}"}"; do
             nn_run "$cols" no-cublas --bins "$k" --version 8 --runs "${NN06_RUNS:-3}" || break
             nn_run "$cols" no-cublas --bins "$k" --version 11 --runs "${NN06_RUNS:-3}" || break
             nn_run "$cols" rows --bins "$k" --version 14 --runs "${NN06_RUNS:-3}" || break
+        done ;;
+    multi08)
+        # stage 08 on 1, 2 and every GPU of the host at 2^28, 2^30 and 2^31 keys, CUB on
+        # one GPU in each run where the input fits it; checked by the parts and the hash
+        begin "$out_dir/multi08.csv"
+        cols="date stage step n dist seed gpus mpi runs sort_ms count_ms partition_ms exchange_ms"
+        cols="$cols local_sort_ms moved_gb cub_ms vs_cub check gpu args"
+        all=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | wc -l)
+        for g in $(printf '%s\n' 1 2 "$all" | sort -nu); do
+            [ "$g" -le "$all" ] || continue
+            for n in 268435456 1073741824 2147483648; do
+                out=$("$bin_dir/08_multi_gpu" --gpus "$g" -n "$n" --runs 3 --check hash 2>&1); rc=$?
+                line=$(grep '^RESULT ' <<<"$out")
+                [ "$rc" -eq 0 ] && [ -n "$line" ] || { echo "  08_multi_gpu --gpus $g -n $n: FAILED (exit $rc)"; tail -n 3 <<<"$out"; set_ok=0; }
+                [ -n "$line" ] || continue
+                [ -s "$csv" ] || awk -v header=1 -v columns="$cols" -f tools/result-to-csv.awk </dev/null >"$csv"
+                awk -v date="$date" -v args="--gpus $g -n $n --runs 3 --check hash" -v columns="$cols" \
+                    -f tools/result-to-csv.awk <<<"$line" >>"$csv"
+                echo "  $line"
+            done
         done ;;
     *) echo "unknown set '$set'" >&2; exit 2 ;;
     esac
