@@ -32,7 +32,7 @@ typedef struct {
     size_t n;
     key_dist dist;
     uint64_t seed;
-    int gpus, runs, check, no_cub, verbose;
+    int gpus, runs, check, no_cub, verbose, step;
     const char *input, *output;
 } options;
 
@@ -41,6 +41,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: 08_multi_gpu [options]        (mpirun -np G 08_multi_gpu [options]: a GPU a rank)\n"
             "%s\n\n"
+            "the step\n"
+            "  --step K          step 08.K of the stage, 1..%d (default %d, the last)\n"
             "input (default: -n 268435456 --dist uniform --seed 2026)\n"
             "  -n N              keys to generate (1..2^36); each GPU makes its share from the\n"
             "                    global index, so the input is stages 01-07's for the same -n,\n"
@@ -58,7 +60,7 @@ static void usage(FILE *f)
             "  --check MODE      ref: the gathered result against the CPU reference sort; hash:\n"
             "                    parts sorted, in order, a permutation by a multiset hash;\n"
             "                    auto (default): ref up to 2^28 keys, hash beyond\n",
-            MG_STEP_NAME, dist_list(), MG_MAX_GPUS);
+            *MG_STEPS[MG_STEP_COUNT - 1].name, MG_STEP_COUNT, MG_STEP_COUNT, dist_list(), MG_MAX_GPUS);
 }
 
 static int parse_size(const char *s, size_t *out)
@@ -74,7 +76,7 @@ static int parse_size(const char *s, size_t *out)
 
 static int is_value_option(const char *a)
 {
-    static const char *const with_value[] = {"-n", "--dist", "--seed", "--gpus", "--runs",
+    static const char *const with_value[] = {"-n", "--dist", "--seed", "--gpus", "--runs", "--step",
                                              "--check", "--input", "--output"};
     for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
         if (!strcmp(a, with_value[i]))
@@ -84,7 +86,7 @@ static int is_value_option(const char *a)
 
 static int parse_options(int argc, char **argv, options *o, char *err, size_t errlen)
 {
-    *o = (options){.n = 268435456, .dist = DIST_UNIFORM, .seed = 2026, .runs = 5};
+    *o = (options){.n = 268435456, .dist = DIST_UNIFORM, .seed = 2026, .runs = 5, .step = MG_STEP_COUNT};
     int n_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -126,6 +128,12 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
                 return -1;
             }
             o->gpus = (int)x, i++;
+        } else if (!strcmp(a, "--step")) {
+            if (parse_size(v, &x) || x < 1 || x > (size_t)MG_STEP_COUNT) {
+                snprintf(err, errlen, "--step %s: from 1 to %d", v, MG_STEP_COUNT);
+                return -1;
+            }
+            o->step = (int)x, i++;
         } else if (!strcmp(a, "--runs")) {
             if (parse_size(v, &x) || x < 1 || x > 100) {
                 snprintf(err, errlen, "--runs %s: from 1 to 100", v);
@@ -171,14 +179,6 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
 
 /* ---- each GPU's share ------------------------------------------------------------------- */
 
-/* Rank r's share of n keys over g GPUs: [first, first + count), the remainder spread. */
-static void share_of(size_t n, int g, int r, size_t *first, size_t *count)
-{
-    size_t base = n / g, extra = n % g;
-    *first = (size_t)r * base + ((size_t)r < extra ? (size_t)r : extra);
-    *count = base + ((size_t)r < extra ? 1 : 0);
-}
-
 /* The keys each GPU's buffers hold: the whole input where it fits, so that this step's
  * uneven parts always land; else as much as the memory allows. */
 static size_t buffer_keys(size_t n)
@@ -203,7 +203,7 @@ static void make_input(mg_world *w, const options *o, const uint32_t *host_input
     for (int l = 0; l < w->nlocal; l++) {
         mg_part *p = &w->part[l];
         size_t first, count;
-        share_of(o->n, w->nranks, p->rank, &first, &count);
+        mg_share_of(o->n, w->nranks, p->rank, &first, &count);
         if (host_input) {
             upload_share(p, host_input, first);
         } else {
@@ -232,9 +232,9 @@ static uint64_t world_hash(mg_world *w, int after)
 
 /* Every part sorted, each part's last key at most the next part's first, n keys in all,
  * and the same multiset as the input (its hash).  One line in msg; 0 if all hold. */
-static int check_parts(mg_world *w, size_t n, uint64_t input_hash, char *msg, size_t msglen)
+static int check_parts(mg_world *w, size_t n, uint64_t input_hash, int exact, char *msg, size_t msglen)
 {
-    uint64_t descents = 0, keys = 0;
+    uint64_t descents = 0, keys = 0, off_share = 0;
     uint32_t ends[2 * MG_MAX_GPUS] = {0};
     size_t sizes[MG_MAX_GPUS] = {0};
     for (int l = 0; l < w->nlocal; l++) {
@@ -246,6 +246,12 @@ static int check_parts(mg_world *w, size_t n, uint64_t input_hash, char *msg, si
         CUDA_CHECK(cudaMemcpy(&d, p->d_sum, sizeof d, cudaMemcpyDeviceToHost));
         descents += d;
         keys += p->n_out;
+        size_t first, share;
+        mg_share_of(n, w->nranks, p->rank, &first, &share);
+        if (exact && p->n_out != share) {
+            off_share++;
+            snprintf(msg, msglen, "GPU %d holds %zu keys, not its share of %zu", p->rank, p->n_out, share);
+        }
         sizes[p->rank] = p->n_out;
         if (p->n_out) {
             CUDA_CHECK(cudaMemcpy(&ends[2 * p->rank], p->sorted, sizeof(uint32_t), cudaMemcpyDeviceToHost));
@@ -255,6 +261,11 @@ static int check_parts(mg_world *w, size_t n, uint64_t input_hash, char *msg, si
     }
     descents = mg_world_sum_u64(w, descents);
     keys = mg_world_sum_u64(w, keys);
+    if (mg_world_sum_u64(w, off_share)) {
+        if (!msg[0])
+            snprintf(msg, msglen, "a GPU of another process does not hold its share");
+        return -1;
+    }
     if (descents) {
         snprintf(msg, msglen, "a part is not sorted: %llu keys greater than the next", (unsigned long long)descents);
         return -1;
@@ -362,7 +373,7 @@ int main(int argc, char **argv)
     for (int l = 0; l < w.nlocal; l++) {
         mg_part *p = &w.part[l];
         size_t first;
-        share_of(o.n, w.nranks, p->rank, &first, &p->n_in);
+        mg_share_of(o.n, w.nranks, p->rank, &first, &p->n_in);
         CUDA_CHECK(cudaSetDevice(p->device));
         p->cap = buffer_keys(o.n);
         if (p->cap < biggest_share) {
@@ -374,31 +385,34 @@ int main(int argc, char **argv)
         p->d_alt = gpu_alloc(p->cap * sizeof(uint32_t), 1);
         p->d_counts = gpu_alloc((size_t)w.nranks * MG_DIGITS * sizeof(uint32_t), 1);
         p->d_sum = gpu_alloc(4 * sizeof(uint64_t), 1);
+        p->d_scratch = gpu_alloc(MG_SCRATCH_WORDS * sizeof(uint64_t), 1);
         p->sorter = os_create(p->cap);
     }
     make_input(&w, &o, host_input);
     uint64_t input_hash = world_hash(&w, 0);
 
     /* the runs: the first a warm-up; each starts from the input */
+    const mg_step *step = &MG_STEPS[o.step - 1];
     mg_times t[101];
-    double total[101], count_ms[101], part_ms[101], exch_ms[101], local_ms[101];
+    double total[101], count_ms[101], part_ms[101], split_ms[101], exch_ms[101], local_ms[101];
     for (int r = 0; r <= o.runs; r++) {
         if (r > 0)
             make_input(&w, &o, host_input);
-        if (mg_sort(&w, &t[r], err, sizeof err))
+        if (step->sort(&w, &t[r], err, sizeof err))
             die(EXIT_CHECK_FAILED, "%s", err);
         if (r > 0) {
             total[r - 1] = t[r].total, count_ms[r - 1] = t[r].count, part_ms[r - 1] = t[r].partition;
+            split_ms[r - 1] = t[r].split;
             exch_ms[r - 1] = t[r].exchange, local_ms[r - 1] = t[r].local_sort;
         }
     }
     double sort_ms = median(total, o.runs), moved = t[o.runs].moved_gb;
-    double c_ms = median(count_ms, o.runs), p_ms = median(part_ms, o.runs);
+    double c_ms = median(count_ms, o.runs), p_ms = median(part_ms, o.runs), s_ms = median(split_ms, o.runs);
     double e_ms = median(exch_ms, o.runs), l_ms = median(local_ms, o.runs);
 
     /* checks */
     char msg[512] = "";
-    int bad = check_parts(&w, o.n, input_hash, msg, sizeof msg);
+    int bad = check_parts(&w, o.n, input_hash, step->exact_shares, msg, sizeof msg);
     const char *how = "parts sorted, in order, a permutation (multiset hash)";
     uint32_t *gathered = NULL;
     if (!bad && (want_ref || o.output)) {
@@ -433,7 +447,7 @@ int main(int argc, char **argv)
     if (lead) {
         char name[128] = "";
         gpu_name(name, sizeof name);
-        printf("08_multi_gpu - %s\n", MG_STEP_NAME);
+        printf("08_multi_gpu - %s\n", *step->name);
         printf("  input     %zu keys, %s%s --seed %llu, on %d GPU%s (%s)%s\n", o.n,
                o.input ? "--input " : "--dist ", o.input ? o.input : dist_name(o.dist),
                (unsigned long long)o.seed, w.nranks, w.nranks == 1 ? "" : "s", name,
@@ -442,6 +456,8 @@ int main(int argc, char **argv)
         printf("  phase                total ms\n");
         printf("  count                %9.3f   top-digit counts, all-gathered\n", c_ms);
         printf("  partition            %9.3f   one pass by the top digit\n", p_ms);
+        if (step->exact_shares)
+            printf("  split                %9.3f   the boundary digits' runs sorted, the keys at the shares found\n", s_ms);
         printf("  exchange             %9.3f   %.3f GB between GPUs, %.1f GB/s a GPU\n", e_ms, moved,
                e_ms > 0 ? moved / w.nranks / (e_ms / 1000.0) : 0.0);
         printf("  local sort           %9.3f   07.9 on each GPU's part\n", l_ms);
@@ -457,17 +473,19 @@ int main(int argc, char **argv)
         char cub_field[64] = "cub_ms=NA vs_cub=NA";
         if (!cub_why)
             snprintf(cub_field, sizeof cub_field, "cub_ms=%.3f vs_cub=%.2f", cub_ms, sort_ms / cub_ms);
-        printf("RESULT stage=08_multi_gpu step=08.1 n=%zu dist=%s seed=%llu gpus=%d mpi=%d runs=%d "
-               "sort_ms=%.3f count_ms=%.3f partition_ms=%.3f exchange_ms=%.3f local_sort_ms=%.3f "
-               "moved_gb=%.3f %s check=%s gpu=\"%s\"\n",
-               o.n, o.input ? "file" : dist_name(o.dist), (unsigned long long)o.seed, w.nranks, w.mpi,
-               o.runs, sort_ms, c_ms, p_ms, e_ms, l_ms, moved, cub_field, bad ? "FAIL" : "PASS", name);
+        printf("RESULT stage=08_multi_gpu step=08.%d n=%zu dist=%s seed=%llu gpus=%d mpi=%d runs=%d "
+               "sort_ms=%.3f count_ms=%.3f partition_ms=%.3f split_ms=%.3f exchange_ms=%.3f "
+               "local_sort_ms=%.3f moved_gb=%.3f %s check=%s gpu=\"%s\"\n",
+               o.step, o.n, o.input ? "file" : dist_name(o.dist), (unsigned long long)o.seed, w.nranks,
+               w.mpi, o.runs, sort_ms, c_ms, p_ms, s_ms, e_ms, l_ms, moved, cub_field, bad ? "FAIL" : "PASS",
+               name);
     }
 
     for (int l = 0; l < w.nlocal; l++) {
         mg_part *p = &w.part[l];
         CUDA_CHECK(cudaSetDevice(p->device));
         os_destroy(p->sorter);
+        gpu_free(p->d_scratch);
         gpu_free(p->d_sum);
         gpu_free(p->d_counts);
         gpu_free(p->d_alt);

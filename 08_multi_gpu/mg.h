@@ -20,6 +20,7 @@ extern "C" {
 
 #define MG_MAX_GPUS 8
 #define MG_DIGITS 256 /* the top 8 bits of a key: what a GPU's range of keys is made of */
+#define MG_SCRATCH_WORDS ((1 + MG_MAX_GPUS) * MG_MAX_GPUS * 257)
 
 #define NCCL_CHECK(call) mg_nccl_check((call), #call, __FILE__, __LINE__)
 void mg_nccl_check(ncclResult_t status, const char *call, const char *file, int line);
@@ -38,6 +39,7 @@ typedef struct {
     size_t n_out;         /* keys of its sorted part */
     uint32_t *d_counts;   /* MG_DIGITS counters, then every GPU's: G x MG_DIGITS */
     uint64_t *d_sum;      /* a few words for the checks */
+    uint64_t *d_scratch;  /* MG_SCRATCH_WORDS for a step's rounds of counts */
     os_sorter *sorter;
 } mg_part;
 
@@ -63,6 +65,16 @@ double mg_world_max(mg_world *w, double x);
 /* The sum over the processes of x. */
 uint64_t mg_world_sum_u64(mg_world *w, uint64_t x);
 
+/* Rank r's share of n keys over g GPUs: keys [first, first + count) of the input, the
+ * remainder spread over the first ranks; the same for the sorted output's parts where a
+ * step makes them exact. */
+static inline void mg_share_of(size_t n, int g, int r, size_t *first, size_t *count)
+{
+    size_t base = n / g, extra = n % g;
+    *first = (size_t)r * base + ((size_t)r < extra ? (size_t)r : extra);
+    *count = base + ((size_t)r < extra ? 1 : 0);
+}
+
 /* Runs NCCL calls of every local GPU as one group: body(part, arg) for each. */
 void mg_group(mg_world *w, void (*body)(mg_part *p, void *arg), void *arg);
 
@@ -74,6 +86,10 @@ int mg_dist_on_device(int dist);
 /* Keys first..first+count-1 of the input make_keys(n, dist, seed) makes, on the
  * current device. */
 void mg_make_keys(uint32_t *d_keys, size_t first, size_t count, int dist, uint64_t seed);
+/* For each of m query values q[j] (up to 2^32, so 64 bits), how many of the n sorted
+ * keys are less than it, into counts[j] (on the device). */
+void mg_lower_bounds(const uint32_t *d_sorted, size_t n, const uint64_t *d_queries, int m,
+                     uint64_t *d_counts);
 /* A hash of the multiset of the keys (order does not matter), added into *d_sum. */
 void mg_hash_keys(const uint32_t *d_keys, size_t n, uint64_t *d_sum);
 /* The number of i with keys[i] > keys[i + 1], added into *d_sum. */
@@ -83,16 +99,25 @@ void mg_count_descents(const uint32_t *d_keys, size_t n, uint64_t *d_sum);
 
 /* Times of the phases of one sort, in ms, the largest over the GPUs. */
 typedef struct {
-    double total, count, partition, exchange, local_sort;
+    double total, count, partition, split, exchange, local_sort;
     double moved_gb; /* bytes that crossed between GPUs, in GB */
 } mg_times;
 
 /* Sorts the world's keys (each part's d_keys, n_in of them): afterwards each part's
  * `sorted` holds n_out keys, and the parts in rank order are the sorted input.
- * Returns 0, or -1 with one line in err (nothing can be sorted that way). */
+ * Returns 0, or -1 with one line in err (nothing can be sorted that way).  Each step
+ * file defines it, renamed mg_sort_K with its name MG_STEP_NAME (mg_step_name_K) by the
+ * build; steps.c lists them. */
 int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen);
-/* The step's name and its lesson in a line. */
 extern const char *const MG_STEP_NAME;
+
+typedef struct {
+    const char *const *name; /* "08.K: its lesson" */
+    int (*sort)(mg_world *w, mg_times *t, char *err, size_t errlen);
+    int exact_shares;        /* its parts are the shares, key for key */
+} mg_step;
+extern const mg_step MG_STEPS[];
+extern const int MG_STEP_COUNT;
 
 #ifdef __cplusplus
 }

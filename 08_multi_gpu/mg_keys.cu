@@ -111,3 +111,28 @@ extern "C" void mg_count_descents(const uint32_t *d_keys, size_t n, uint64_t *d_
     descents_kernel<<<grid_for(n), 256>>>(d_keys, n, (unsigned long long *)d_sum);
     CUDA_CHECK_LAUNCH();
 }
+
+static __global__ void lower_bounds_kernel(const uint32_t *keys, size_t n, const uint64_t *q, int m,
+                                           unsigned long long *counts)
+{
+    for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < m; j += gridDim.x * blockDim.x) {
+        size_t lo = 0, hi = n; /* the first key not less than q[j] */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if ((uint64_t)keys[mid] < q[j])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        counts[j] = lo;
+    }
+}
+
+extern "C" void mg_lower_bounds(const uint32_t *d_sorted, size_t n, const uint64_t *d_queries, int m,
+                                uint64_t *d_counts)
+{
+    if (m <= 0)
+        return;
+    lower_bounds_kernel<<<(m + 255) / 256, 256>>>(d_sorted, n, d_queries, m, (unsigned long long *)d_counts);
+    CUDA_CHECK_LAUNCH();
+}

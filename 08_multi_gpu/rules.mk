@@ -1,11 +1,14 @@
 # 08_multi_gpu/rules.mk - build rules of stage 08, included by the top-level Makefile.
 # Stage 08 has its own program (main.c): NCCL moves the keys between GPUs, stage 07's
 # last step (onesweep_lib.cu includes it) counts, partitions and sorts on each GPU.
+# Each step file (stepK_*.c) defines mg_sort and MG_STEP_NAME, compiled as mg_sort_K and
+# mg_step_name_K; steps.c lists them for --step.
 # Where mpicc is found the program is also built with MPI (mpirun -np G: a GPU a rank);
 # nothing else needs MPI, and without it the program drives the host's GPUs itself.
 S08 := 08_multi_gpu
-S08_STEP := $(BUILD)/obj/$(S08)/step1_partition_exchange.o
-S08_OBJS := $(addprefix $(BUILD)/obj/$(S08)/,main.o mg_world.o mg_keys.o onesweep_lib.o)
+S08_STEP_FILES := $(sort $(wildcard $(S08)/step[0-9]_*.c))
+S08_STEPS := $(patsubst %.c,$(BUILD)/obj/%.step.o,$(S08_STEP_FILES))
+S08_OBJS := $(addprefix $(BUILD)/obj/$(S08)/,main.o steps.o mg_world.o mg_keys.o onesweep_lib.o)
 MPICC := $(shell command -v mpicc 2>/dev/null)
 ifneq ($(MPICC),)
 # OpenMPI's wrapper says what it adds; -pthread goes to the host compiler through nvcc
@@ -14,9 +17,15 @@ S08_MPI_LIBS := $(patsubst -pthread,-Xcompiler -pthread,$(shell $(MPICC) --showm
 endif
 $(BUILD)/obj/$(S08)/mg_world.o: CFLAGS += $(S08_MPI_CFLAGS)
 
+$(BUILD)/obj/$(S08)/%.step.o: $(S08)/%.c $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(call say,CC,$< (step $(call step_number,$<)))
+	$(Q)$(CC) $(CFLAGS) -Dmg_sort=mg_sort_$(call step_number,$<) \
+	    -DMG_STEP_NAME=mg_step_name_$(call step_number,$<) -c $< -o $@
+
 $(S08): $(BUILD)/bin/$(S08)
 
-$(BUILD)/bin/$(S08): $(S08_OBJS) $(S08_STEP) $(LIBCOMMON)
+$(BUILD)/bin/$(S08): $(S08_OBJS) $(S08_STEPS) $(LIBCOMMON)
 	@mkdir -p $(@D)
 	$(call say,LINK,$@$(if $(MPICC), (with MPI)))
 	$(Q)$(NVCC) $(GENCODE) $^ -o $@ -lnccl $(S08_MPI_LIBS) $(LDLIBS)

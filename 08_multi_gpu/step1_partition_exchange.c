@@ -148,6 +148,7 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
         for (int d = 0; d < MG_DIGITS; d++)
             n_total += x.counts[r][d];
     plan_owners(&x, n_total);
+    double too_many = 0; /* every process stops alike, or none does */
     for (int l = 0; l < w->nlocal; l++) {
         size_t arriving = received_by(&x, w->part[l].rank);
         if (arriving > w->part[l].cap) {
@@ -155,8 +156,13 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
                      "GPU %d would own %zu keys, more than the %zu its buffers hold: whole top "
                      "digits cannot be split between GPUs in this step (08.2 splits them)",
                      w->part[l].rank, arriving, w->part[l].cap);
-            return -1;
+            too_many = 1;
         }
+    }
+    if (mg_world_max(w, too_many) > 0) {
+        if (!too_many)
+            snprintf(err, errlen, "a GPU of another process would own more keys than its buffers hold");
+        return -1;
     }
     t->count = phase_end(w, t0);
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_run_08_multi_gpu.sh - stage 08 on one GPU (--gpus 1): every distribution at sizes
+# test_run_08_multi_gpu.sh - stage 08 on one GPU (--gpus 1), each step: every distribution at sizes
 # around the tile and the shares (1 key, odd counts, 2^20 + 3), each checked against the
 # CPU reference sort; a file in and out; the multiset-hash check on its own.  The runs on
 # several GPUs are test_run_08_multi_gpu_gpus.sh's.  GPU: exits 77 (skipped) where there
@@ -21,9 +21,11 @@ run_ok() { # ARGS...: a run that must pass its check
         fail "08_multi_gpu --gpus 1 $*: $(grep -E 'check|error|rror' "$tmp/log" | head -n 2)"
     fi
 }
-for dist in uniform equal sorted reversed few and2 and4 high low; do
-    for n in 1 2 1000 8193 1048579; do
-        run_ok -n "$n" --dist "$dist" --check ref
+for step in 1 2; do
+    for dist in uniform equal sorted reversed few and2 and4 high low; do
+        for n in 1 2 1000 8193 1048579; do
+            run_ok --step "$step" -n "$n" --dist "$dist" --check ref
+        done
     done
 done
 run_ok -n 4194304 --check hash

@@ -22,19 +22,28 @@ run_ok() { # ARGS...: a run that must pass its check
 for g in 2 "$gpus"; do
     for dist in uniform sorted reversed and2 and4; do
         for n in 1 3 8193 1048579; do
-            run_ok "$bin" --gpus "$g" --runs 1 --no-cub -n "$n" --dist "$dist" --check ref
+            run_ok "$bin" --step 1 --gpus "$g" --runs 1 --no-cub -n "$n" --dist "$dist" --check ref
         done
     done
-    run_ok "$bin" --gpus "$g" --runs 1 -n 16777217 --check ref
+    run_ok "$bin" --step 1 --gpus "$g" --runs 1 -n 16777217 --check ref
+    # 08.2: exact shares (the program checks each part's size) on every distribution
+    for dist in uniform equal sorted reversed few and2 and4 high low; do
+        for n in 1 3 8193 1048579; do
+            run_ok "$bin" --step 2 --gpus "$g" --runs 1 --no-cub -n "$n" --dist "$dist" --check ref
+        done
+    done
+    run_ok "$bin" --step 2 --gpus "$g" --runs 1 -n 16777217 --check ref
 done
-# keys of few distinct top digits: this step's owners take whole digits, so the parts are
+# 08.1 on keys of few distinct top digits: its owners take whole digits, so the parts are
 # uneven, but every key still lands (the buffers hold the whole input at this size)
 for dist in equal few high low; do
-    run_ok "$bin" --gpus "$gpus" --runs 1 --no-cub -n 1048579 --dist "$dist" --check ref
+    run_ok "$bin" --step 1 --gpus "$gpus" --runs 1 --no-cub -n 1048579 --dist "$dist" --check ref
 done
 # one MPI rank a GPU, where the build has MPI
 if command -v mpirun >/dev/null 2>&1 && ldd "$bin" | grep -q libmpi; then
-    run_ok mpirun --allow-run-as-root -np "$gpus" "$bin" --runs 1 --no-cub -n 1048579 --check hash
+    for step in 1 2; do
+        run_ok mpirun --allow-run-as-root -np "$gpus" "$bin" --step "$step" --runs 1 --no-cub -n 1048579 --dist few --check hash
+    done
 else
     echo "test_run_08_multi_gpu_gpus: no mpirun, or a build without MPI: the MPI runs were skipped"
 fi
