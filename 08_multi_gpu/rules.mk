@@ -11,9 +11,13 @@ S08_STEPS := $(patsubst %.c,$(BUILD)/obj/%.step.o,$(S08_STEP_FILES))
 S08_OBJS := $(addprefix $(BUILD)/obj/$(S08)/,main.o steps.o mg_world.o mg_keys.o onesweep_lib.o)
 MPICC := $(shell command -v mpicc 2>/dev/null)
 ifneq ($(MPICC),)
-# OpenMPI's wrapper says what it adds; -pthread goes to the host compiler through nvcc
+# OpenMPI's wrapper says what it adds; nvcc links, so -pthread goes to the host compiler
+# and each -Wl,X to the linker as -Xlinker X
 S08_MPI_CFLAGS := -DMG_MPI $(shell $(MPICC) --showme:compile 2>/dev/null)
-S08_MPI_LIBS := $(patsubst -pthread,-Xcompiler -pthread,$(shell $(MPICC) --showme:link 2>/dev/null))
+S08_COMMA := ,
+S08_MPI_LINK := $(patsubst -pthread,-Xcompiler -pthread,$(shell $(MPICC) --showme:link 2>/dev/null))
+S08_MPI_LIBS := $(foreach w,$(S08_MPI_LINK),$(if $(filter -Wl$(S08_COMMA)%,$(w)),\
+    -Xlinker $(subst $(S08_COMMA), -Xlinker ,$(patsubst -Wl$(S08_COMMA)%,%,$(w))),$(w)))
 endif
 $(BUILD)/obj/$(S08)/mg_world.o: CFLAGS += $(S08_MPI_CFLAGS)
 
