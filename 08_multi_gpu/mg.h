@@ -43,6 +43,12 @@ typedef struct {
     os_sorter *sorter;
 } mg_part;
 
+/* The buffer of a part that does not hold its keys now: the next sort's or move's target. */
+static inline uint32_t *mg_other(const mg_part *p)
+{
+    return p->sorted == p->d_keys ? p->d_alt : p->d_keys;
+}
+
 /* The GPUs this process drives (all of them, or one under MPI) among G in all. */
 typedef struct {
     int nranks;           /* G: GPUs in the sort */
@@ -74,6 +80,10 @@ static inline void mg_share_of(size_t n, int g, int r, size_t *first, size_t *co
     *first = (size_t)r * base + ((size_t)r < extra ? (size_t)r : extra);
     *count = base + ((size_t)r < extra ? 1 : 0);
 }
+
+/* After every local GPU finished an os_sort of its part (p->sorted into mg_other(p)):
+ * points each part's `sorted` at the buffer that holds the result. */
+void mg_sorts_done(mg_world *w);
 
 /* Runs NCCL calls of every local GPU as one group: body(part, arg) for each. */
 void mg_group(mg_world *w, void (*body)(mg_part *p, void *arg), void *arg);

@@ -171,6 +171,14 @@ uint64_t mg_world_sum_u64(mg_world *w, uint64_t x)
     return x;
 }
 
+void mg_sorts_done(mg_world *w)
+{
+    for (int l = 0; l < w->nlocal; l++) {
+        mg_part *p = &w->part[l];
+        p->sorted = os_sorted(p->sorter, p->sorted, mg_other(p));
+    }
+}
+
 void mg_group(mg_world *w, void (*body)(mg_part *p, void *arg), void *arg)
 {
     NCCL_CHECK(ncclGroupStart());

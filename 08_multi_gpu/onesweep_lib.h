@@ -28,12 +28,18 @@ void os_destroy(os_sorter *s);
  * zeroed by the caller): stage 07's histogram kernel, one pass of bits 24..31. */
 void os_top_digit_counts(os_sorter *s, const uint32_t *d_keys, size_t n, uint32_t *d_counts);
 
-/* Sorts n keys (n <= cap) by bits [begin_bit, end_bit), stably, between the two
- * buffers; returns the one that holds the result (a pass whose digit is the same for
- * every key is skipped, so it may be either).  Waits for the GPU: the result's buffer
- * is known only when the passes' plan is back. */
-uint32_t *os_sort(os_sorter *s, uint32_t *d_a, uint32_t *d_b, size_t n, int begin_bit,
-                  int end_bit);
+/* Sorts n keys (n <= cap; d_a 16-byte aligned, as cudaMalloc's are) by bits [begin_bit, end_bit), stably, between the two
+ * buffers, without waiting for the GPU.  A pass whose digit is the same for every key
+ * is skipped, so the result may end in either buffer: os_sorted says which, once the
+ * device has finished the sort (after a cudaDeviceSynchronize). */
+void os_sort(os_sorter *s, uint32_t *d_a, uint32_t *d_b, size_t n, int begin_bit, int end_bit);
+uint32_t *os_sorted(const os_sorter *s, uint32_t *d_a, uint32_t *d_b);
+
+/* The same sort, its result always in d_b (copied there on the GPU where it ended in
+ * d_a): for several sorts issued in a row with one sorter.  d_a must be 16-byte aligned
+ * (07's histogram reads four keys at once); d_b need not be. */
+void os_sort_into_b(os_sorter *s, uint32_t *d_a, uint32_t *d_b, size_t n, int begin_bit,
+                    int end_bit);
 
 #ifdef __cplusplus
 }

@@ -85,7 +85,7 @@ static size_t received_by(const exchange_plan *x, int h)
 static void send_and_receive(mg_part *p, void *arg)
 {
     const exchange_plan *x = (const exchange_plan *)arg;
-    uint32_t *in = p->sorted, *out = p->sorted == p->d_keys ? p->d_alt : p->d_keys;
+    uint32_t *in = p->sorted, *out = mg_other(p);
     size_t send_at = 0, recv_at = 0;
     for (int h = 0; h < x->g; h++) {
         size_t send = x->send[p->rank][h], recv = x->send[h][p->rank];
@@ -123,9 +123,11 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
     if (w->nranks == 1) { /* one GPU: 07.9, nothing to exchange */
         mg_part *p = &w->part[0];
         CUDA_CHECK(cudaSetDevice(p->device));
-        p->sorted = os_sort(p->sorter, p->d_keys, p->d_alt, p->n_in, 0, 32);
+        p->sorted = p->d_keys;
+        os_sort(p->sorter, p->sorted, mg_other(p), p->n_in, 0, 32);
         p->n_out = p->n_in;
         t->local_sort = phase_end(w, t0);
+        mg_sorts_done(w);
         t->total = mg_world_max(w, host_time_ms() - start);
         t->local_sort = mg_world_max(w, t->local_sort);
         return 0;
@@ -171,9 +173,11 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
     for (int l = 0; l < w->nlocal; l++) {
         mg_part *p = &w->part[l];
         CUDA_CHECK(cudaSetDevice(p->device));
-        p->sorted = os_sort(p->sorter, p->d_keys, p->d_alt, p->n_in, 24, 32);
+        p->sorted = p->d_keys;
+        os_sort(p->sorter, p->sorted, mg_other(p), p->n_in, 24, 32);
     }
     t->partition = phase_end(w, t0);
+    mg_sorts_done(w);
 
     /* exchange */
     t0 = host_time_ms();
@@ -189,10 +193,10 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
     for (int l = 0; l < w->nlocal; l++) {
         mg_part *p = &w->part[l];
         CUDA_CHECK(cudaSetDevice(p->device));
-        uint32_t *other = p->sorted == p->d_keys ? p->d_alt : p->d_keys;
-        p->sorted = os_sort(p->sorter, p->sorted, other, p->n_out, 0, 32);
+        os_sort(p->sorter, p->sorted, mg_other(p), p->n_out, 0, 32);
     }
     t->local_sort = phase_end(w, t0);
+    mg_sorts_done(w);
     t->total = host_time_ms() - start;
 
     t->total = mg_world_max(w, t->total);

@@ -127,7 +127,9 @@ static void plan_sends(exchange_plan *x)
 /* ---- split: the boundary digits' runs sorted, then the key at each P_h, a byte a round ---- */
 
 /* Each GPU sorts its run of every split digit by the bits below the top digit (07), in
- * place in its partitioned keys. */
+ * place in its partitioned keys.  A run starts anywhere, but 07 reads its input four keys
+ * at a time from a 16-byte boundary: the run is copied to such a place in the free buffer,
+ * and sorted from there back into its own place. */
 static void sort_split_runs(mg_part *p, const exchange_plan *x)
 {
     for (int h = 1; h < x->g; h++) {
@@ -137,10 +139,10 @@ static void sort_split_runs(mg_part *p, const exchange_plan *x)
         if (d < 0 || seen)
             continue;
         size_t at = x->run_at[p->rank][d], len = x->counts[p->rank][d];
-        uint32_t *other = p->sorted == p->d_keys ? p->d_alt : p->d_keys;
-        uint32_t *run = os_sort(p->sorter, p->sorted + at, other + at, len, 0, 24);
-        if (run != p->sorted + at)
-            CUDA_CHECK(cudaMemcpy(p->sorted + at, run, len * sizeof(uint32_t), cudaMemcpyDeviceToDevice));
+        uint32_t *aligned = mg_other(p) + (at & ~(size_t)3);
+        CUDA_CHECK(cudaMemcpyAsync(aligned, p->sorted + at, len * sizeof(uint32_t),
+                                   cudaMemcpyDeviceToDevice, 0));
+        os_sort_into_b(p->sorter, aligned, p->sorted + at, len, 0, 24);
     }
 }
 
@@ -213,7 +215,7 @@ static void find_boundary_keys(mg_world *w, exchange_plan *x)
 static void send_and_receive(mg_part *p, void *arg)
 {
     const exchange_plan *x = (const exchange_plan *)arg;
-    uint32_t *in = p->sorted, *out = p->sorted == p->d_keys ? p->d_alt : p->d_keys;
+    uint32_t *in = p->sorted, *out = mg_other(p);
     size_t send_at = 0, recv_at = 0;
     for (int h = 0; h < x->g; h++) {
         size_t send = x->send[p->rank][h], recv = x->send[h][p->rank];
@@ -253,9 +255,11 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
     if (w->nranks == 1) { /* one GPU: 07.9, nothing to exchange */
         mg_part *p = &w->part[0];
         CUDA_CHECK(cudaSetDevice(p->device));
-        p->sorted = os_sort(p->sorter, p->d_keys, p->d_alt, p->n_in, 0, 32);
+        p->sorted = p->d_keys;
+        os_sort(p->sorter, p->sorted, mg_other(p), p->n_in, 0, 32);
         p->n_out = p->n_in;
         t->local_sort = phase_end(w, t0);
+        mg_sorts_done(w);
         t->total = mg_world_max(w, host_time_ms() - start);
         t->local_sort = mg_world_max(w, t->local_sort);
         return 0;
@@ -281,9 +285,11 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
     for (int l = 0; l < w->nlocal; l++) {
         mg_part *p = &w->part[l];
         CUDA_CHECK(cudaSetDevice(p->device));
-        p->sorted = os_sort(p->sorter, p->d_keys, p->d_alt, p->n_in, 24, 32);
+        p->sorted = p->d_keys;
+        os_sort(p->sorter, p->sorted, mg_other(p), p->n_in, 24, 32);
     }
     t->partition = phase_end(w, t0);
+    mg_sorts_done(w);
 
     /* split: the digits that hold a boundary, sorted in their runs; the key at each */
     t0 = host_time_ms();
@@ -309,10 +315,10 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
     for (int l = 0; l < w->nlocal; l++) {
         mg_part *p = &w->part[l];
         CUDA_CHECK(cudaSetDevice(p->device));
-        uint32_t *other = p->sorted == p->d_keys ? p->d_alt : p->d_keys;
-        p->sorted = os_sort(p->sorter, p->sorted, other, p->n_out, 0, 32);
+        os_sort(p->sorter, p->sorted, mg_other(p), p->n_out, 0, 32);
     }
     t->local_sort = phase_end(w, t0);
+    mg_sorts_done(w);
     t->total = host_time_ms() - start;
 
     t->total = mg_world_max(w, t->total);

@@ -19,7 +19,7 @@ run_ok() { # ARGS...: a run that must pass its check
         fail "$*: $(grep -E 'check|error|rror' "$tmp/log" | head -n 2)"
     fi
 }
-for g in 2 "$gpus"; do
+for g in $(printf '%s\n' 2 "$gpus" | sort -nu); do
     for dist in uniform sorted reversed and2 and4; do
         for n in 1 3 8193 1048579; do
             run_ok "$bin" --step 1 --gpus "$g" --runs 1 --no-cub -n "$n" --dist "$dist" --check ref

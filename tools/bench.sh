@@ -40,8 +40,9 @@
 #             class notes (--reduce 1..4, report 002): the min/max step; nn06_reduce.csv
 #   nn06red   stage 06's reduction lab (06_reduce_lab): the seven trees of the class
 #             notes on tiles already in shared memory; nn06_reduce_lab.csv
-#   multi08   stage 08 on 1, 2 and every GPU of the host, 2^28, 2^30 and 2^31 keys, CUB on
-#             one GPU in the same runs (not in the default sets); multi08.csv
+#   multi08   stage 08, each step, on 1, 2 and every GPU of the host, 2^28, 2^30 and 2^31
+#             uniform keys, and the skewed ones (equal, few, and4, sorted) at 2^30 on every
+#             GPU; CUB on one GPU in the same runs (not in the default sets); multi08.csv
 #   nn06k     stage 06 at the full size, K = 1, 5, 50, 500, 5000: versions 1 (the course
 #             report's pipeline), 8 (tensor cores), 9 (latency) and 10 (the fastest)
 #             with both cuBLAS baselines in each run, median of 3 (not in the
@@ -337,22 +338,31 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         # stage 08 on 1, 2 and every GPU of the host at 2^28, 2^30 and 2^31 keys, CUB on
         # one GPU in each run where the input fits it; checked by the parts and the hash
         begin "$out_dir/multi08.csv"
-        cols="date stage step n dist seed gpus mpi runs sort_ms count_ms partition_ms exchange_ms"
+        cols="date stage step n dist seed gpus mpi runs sort_ms count_ms partition_ms split_ms exchange_ms"
         cols="$cols local_sort_ms moved_gb cub_ms vs_cub check gpu args"
         all=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | wc -l)
         for g in $(printf '%s\n' 1 2 "$all" | sort -nu); do
             [ "$g" -le "$all" ] || continue
             for n in 268435456 1073741824 2147483648; do
-                # a GPU sorts fewer than 2^30 keys at once (stage 07's look-back counts)
-                [ $((n / g)) -lt 1073741824 ] || { echo "  --gpus $g -n $n: more than a GPU sorts at once, skipped"; continue; }
-                out=$("$bin_dir/08_multi_gpu" --gpus "$g" -n "$n" --runs 3 --check hash 2>&1); rc=$?
+              # a GPU sorts fewer than 2^30 keys at once (stage 07's look-back counts)
+              [ $((n / g)) -lt 1073741824 ] || { echo "  --gpus $g -n $n: more than a GPU sorts at once, skipped"; continue; }
+              last=$(ls 08_multi_gpu/step[0-9]_*.c | wc -l)
+              # the skewed inputs on every GPU, by the last step (the first owns whole digits:
+              # all-equal keys would all go to one GPU)
+              cases=("1 uniform" "2 uniform")
+              [ "$g" = "$all" ] && [ "$n" = 1073741824 ] && cases+=("$last equal" "$last few" "$last and4" "$last sorted")
+              for run in "${cases[@]}"; do
+                step=${run% *} dist=${run#* }
+                [ "$step" -le "$last" ] || continue
+                out=$("$bin_dir/08_multi_gpu" --step "$step" --gpus "$g" -n "$n" --dist "$dist" --runs 3 --check hash 2>&1); rc=$?
                 line=$(grep '^RESULT ' <<<"$out")
-                [ "$rc" -eq 0 ] && [ -n "$line" ] || { echo "  08_multi_gpu --gpus $g -n $n: FAILED (exit $rc)"; tail -n 3 <<<"$out"; set_ok=0; }
+                [ "$rc" -eq 0 ] && [ -n "$line" ] || { echo "  08_multi_gpu --step $step --gpus $g -n $n --dist $dist: FAILED (exit $rc)"; tail -n 3 <<<"$out"; set_ok=0; }
                 [ -n "$line" ] || continue
                 [ -s "$csv" ] || awk -v header=1 -v columns="$cols" -f tools/result-to-csv.awk </dev/null >"$csv"
-                awk -v date="$date" -v args="--gpus $g -n $n --runs 3 --check hash" -v columns="$cols" \
+                awk -v date="$date" -v args="--step $step --gpus $g -n $n --dist $dist --runs 3 --check hash" -v columns="$cols" \
                     -f tools/result-to-csv.awk <<<"$line" >>"$csv"
                 echo "  $line"
+              done
             done
         done ;;
     *) echo "unknown set '$set'" >&2; exit 2 ;;

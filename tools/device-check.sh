@@ -6,7 +6,7 @@
 #   device-check: FAIL (failed: test; not run: bench) on <GPU>, driver <version>
 # and the exit status is non-zero if any part failed or could not run.
 #   PARTS (default: build test sanitize run bench)
-#     build     make -j all (architecture from nvidia-smi)
+#     build     make -j all (architecture from nvidia-smi; BUILD_TARGETS: other targets)
 #     test      make test: every test program and test script, as many at once as the
 #               runner's default (one per core; TEST_JOBS), each with its default timeout
 #               (TESTS: a grep pattern of their names, default all)
@@ -32,6 +32,9 @@
 #               behind the lab answers, answers.log and answers.csv under $OUT/answers
 #     lab       tools/lab-experiments.sh $LAB_EXPERIMENTS (names, default 02-gpuscatter): the
 #               measurements behind the lab answers that change the code, logs in $OUT/lab
+#     smoke08   stage 08's first look: each step on 1, 2 and every GPU, small and 2^28
+#               keys, verbose, and under mpirun where the build has MPI, each run under a
+#               timeout (a lost NCCL peer hangs): smoke08.log
 #     scout06   stage 06 at a tenth of the full size (1,000 queries), K = 5 and 5000,
 #               every version: what the full-size runs of `bench` with nn06 will cost
 set -u
@@ -59,7 +62,7 @@ for part in "${parts[@]}"; do
     fi
     case $part in
     build)
-        make -j"$jobs" all >"$OUT/build.log" 2>&1
+        make -j"$jobs" ${BUILD_TARGETS:-all} >"$OUT/build.log" 2>&1
         rc=$?
         note "build: exit $rc ($(grep -m1 'ARCH =' "$OUT/build.log"))" ;;
     test | testfull)
@@ -114,6 +117,32 @@ for part in "${parts[@]}"; do
         OUT=$OUT/lab tools/lab-experiments.sh ${LAB_EXPERIMENTS:-02-gpuscatter} >"$OUT/lab.log" 2>&1
         rc=$?
         note "lab: exit $rc (${LAB_EXPERIMENTS:-02-gpuscatter})" ;;
+    smoke08)
+        rc=0
+        all=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+        smoke() { # ARGS...: one run, its output and exit status in the log
+            echo "=== $*" >>"$OUT/smoke08.log"
+            timeout --kill-after=5 "${SMOKE_TIMEOUT:-90}" "$@" >>"$OUT/smoke08.log" 2>&1
+            local r=$?
+            echo "=== exit $r" >>"$OUT/smoke08.log"
+            [ "$r" -eq 0 ] || rc=$r
+            note "smoke08: exit $r: ${*#build/bin/}"
+        }
+        for g in $(printf '%s\n' 1 2 "$all" | sort -nu); do
+            [ "$g" -le "$all" ] || continue
+            for step in 1 2; do
+                smoke build/bin/08_multi_gpu --gpus "$g" --step "$step" -n 1000 --runs 1 --check ref --verbose
+                smoke build/bin/08_multi_gpu --gpus "$g" --step "$step" -n 16777219 --dist few --runs 2 --check ref --verbose
+                smoke build/bin/08_multi_gpu --gpus "$g" --step "$step" -n 268435456 --runs 3 --check hash --verbose
+            done
+        done
+        if ldd build/bin/08_multi_gpu | grep -q libmpi; then
+            for step in 1 2; do
+                smoke mpirun --allow-run-as-root -np "$all" build/bin/08_multi_gpu --step "$step" -n 16777219 --runs 2 --check hash --no-cub
+            done
+        else
+            note "smoke08: no MPI in this build (mpicc: $(command -v mpicc || echo none), mpirun: $(command -v mpirun || echo none))"
+        fi ;;
     scout06)
         rc=0
         for k in 5 5000; do
