@@ -43,6 +43,7 @@
 #   multi08   stage 08, each step, on 1, 2 and every GPU of the host, 2^28, 2^30 and 2^31
 #             uniform keys, and the skewed ones (equal, few, and4, sorted) at 2^30 on every
 #             GPU; CUB on one GPU in the same runs (not in the default sets); multi08.csv
+#             under <machine>-x<GPUs of the host>
 #   nn06k     stage 06 at the full size, K = 1, 5, 50, 500, 5000: versions 1 (the course
 #             report's pipeline), 8 (tensor cores), 9 (latency) and 10 (the fastest)
 #             with both cuBLAS baselines in each run, median of 3 (not in the
@@ -337,10 +338,13 @@ for set in "${sets[@]+"${sets[@]}"}"; do
     multi08)
         # stage 08 on 1, 2 and every GPU of the host at 2^28, 2^30 and 2^31 keys, CUB on
         # one GPU in each run where the input fits it; checked by the parts and the hash
-        begin "$out_dir/multi08.csv"
+        # the machine is named with its GPU count (nvidia-h200-x2): a host of 2 and one of 4
+        # are two machines
+        all=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | wc -l)
+        mkdir -p "$out_dir-x$all"
+        begin "$out_dir-x$all/multi08.csv"
         cols="date stage step n dist seed gpus mpi runs sort_ms count_ms partition_ms split_ms exchange_ms"
         cols="$cols local_sort_ms moved_gb cub_ms vs_cub check gpu args"
-        all=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | wc -l)
         for g in $(printf '%s\n' 1 2 "$all" | sort -nu); do
             [ "$g" -le "$all" ] || continue
             for n in 268435456 1073741824 2147483648; do

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # sanitize.sh TEST_PROGRAM... - `make sanitize`: every GPU test program, in its short
-# --small mode, under compute-sanitizer's memcheck, racecheck, synccheck and initcheck.
+# --small mode, under compute-sanitizer's memcheck, racecheck, synccheck and initcheck;
+# and, where build/bin/08_multi_gpu is built, stage 08's steps on 1 GPU and on 2 (where
+# there are 2) under memcheck: its kernels are 07's, which the others check, and NCCL's.
 # Fails on any report.  initcheck runs with --no-poison: the tests normally fill device
 # buffers with garbage, which would hide a read of memory that nothing wrote.
 #   SANITIZE_JOBS     how many sanitizer runs at once (default 1)
@@ -27,10 +29,10 @@ jobs=${SANITIZE_JOBS:-1}
 mkdir -p "$logdir"
 tools=(memcheck racecheck synccheck initcheck)
 
+# run_one PROGRAM TOOL NAME ARGS: the program under the tool, its log named NAME.TOOL.log
 run_one() {
-    local t=$1 tool=$2 args="--small" log start rc
-    [ "$tool" = initcheck ] && args="--small --no-poison"
-    log="$logdir/$(basename "$t").$tool.log"
+    local t=$1 tool=$2 name=$3 args=$4 log start rc
+    log="$logdir/$name.$tool.log"
     start=$(date +%s)
     local cmd=("$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 20 "$t" $args)
     if [ -n "${SANITIZE_TIMEOUT:-}" ]; then timeout "$SANITIZE_TIMEOUT" "${cmd[@]}" >"$log" 2>&1
@@ -39,30 +41,48 @@ run_one() {
     echo "$rc $(( $(date +%s) - start ))" >"$log.status"
 }
 
-running=0
+# every run: "PROGRAM|TOOL|NAME|ARGS"
+runs=()
 for t in "$@"; do
     for tool in "${tools[@]}"; do
-        run_one "$t" "$tool" &
-        running=$((running + 1))
-        if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+        args="--small"
+        [ "$tool" = initcheck ] && args="--small --no-poison"
+        runs+=("$t|$tool|$(basename "$t")|$args")
     done
+done
+s08=${BIN_DIR:-build/bin}/08_multi_gpu
+if [ -x "$s08" ]; then
+    gpus=$(nvidia-smi -L | wc -l)
+    for g in 1 2; do
+        [ "$g" -le "$gpus" ] || { echo "sanitize: 08_multi_gpu on $g GPUs not run: $gpus GPU here"; continue; }
+        for step in $(seq 1 "$(ls 08_multi_gpu/step[0-9]_*.c 2>/dev/null | wc -l)"); do
+            runs+=("$s08|memcheck|08_multi_gpu.gpus$g.step$step|--gpus $g --step $step -n 70001 --dist few --runs 1 --check ref --no-cub")
+        done
+    done
+fi
+
+running=0
+for r in "${runs[@]}"; do
+    IFS='|' read -r t tool name args <<<"$r"
+    run_one "$t" "$tool" "$name" "$args" &
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
 done
 wait
 
 clean=0 dirty=0
-for t in "$@"; do
-    for tool in "${tools[@]}"; do
-        log="$logdir/$(basename "$t").$tool.log"
-        read -r rc secs <"$log.status"
-        summary=$(grep -m1 'ERROR SUMMARY\|RACECHECK SUMMARY' "$log" || echo "no summary")
-        if [ "$rc" -eq 0 ]; then
-            clean=$((clean + 1)); printf 'clean   %-10s %-30s %4d s  %s\n' "$tool" "$(basename "$t")" "$secs" "$summary"
-        else
-            dirty=$((dirty + 1)); printf 'REPORT  %-10s %-30s %4d s  exit %d (%s), see %s\n' "$tool" "$(basename "$t")" "$secs" "$rc" \
-                "$([ "$rc" -eq 124 ] && echo "timed out" || echo "$summary")" "$log"
-            grep -m 12 -E 'Error|error|Invalid|Race|Hazard|Uninitialized|FAIL' "$log" | sed 's/^/        /'
-        fi
-    done
+for r in "${runs[@]}"; do
+    IFS='|' read -r t tool name args <<<"$r"
+    log="$logdir/$name.$tool.log"
+    read -r rc secs <"$log.status"
+    summary=$(grep -m1 'ERROR SUMMARY\|RACECHECK SUMMARY' "$log" || echo "no summary")
+    if [ "$rc" -eq 0 ]; then
+        clean=$((clean + 1)); printf 'clean   %-10s %-30s %4d s  %s\n' "$tool" "$name" "$secs" "$summary"
+    else
+        dirty=$((dirty + 1)); printf 'REPORT  %-10s %-30s %4d s  exit %d (%s), see %s\n' "$tool" "$name" "$secs" "$rc" \
+            "$([ "$rc" -eq 124 ] && echo "timed out" || echo "$summary")" "$log"
+        grep -m 12 -E 'Error|error|Invalid|Race|Hazard|Uninitialized|FAIL' "$log" | sed 's/^/        /'
+    fi
 done
 echo "sanitize: $clean runs clean, $dirty with reports"
 [ "$dirty" -eq 0 ]
