@@ -29,19 +29,20 @@ jobs=${SANITIZE_JOBS:-1}
 mkdir -p "$logdir"
 tools=(memcheck racecheck synccheck initcheck)
 
-# run_one PROGRAM TOOL NAME ARGS: the program under the tool, its log named NAME.TOOL.log
+# run_one PROGRAM TOOL NAME ARGS [OPTIONS]: the program under the tool (with the tool's
+# OPTIONS), its log named NAME.TOOL.log
 run_one() {
-    local t=$1 tool=$2 name=$3 args=$4 log start rc
+    local t=$1 tool=$2 name=$3 args=$4 options=${5:-} log start rc
     log="$logdir/$name.$tool.log"
     start=$(date +%s)
-    local cmd=("$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 20 "$t" $args)
+    local cmd=("$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 20 $options "$t" $args)
     if [ -n "${SANITIZE_TIMEOUT:-}" ]; then timeout "$SANITIZE_TIMEOUT" "${cmd[@]}" >"$log" 2>&1
     else "${cmd[@]}" >"$log" 2>&1; fi
     rc=$?
     echo "$rc $(( $(date +%s) - start ))" >"$log.status"
 }
 
-# every run: "PROGRAM|TOOL|NAME|ARGS"
+# every run: "PROGRAM|TOOL|NAME|ARGS|OPTIONS"
 runs=()
 for t in "$@"; do
     for tool in "${tools[@]}"; do
@@ -56,15 +57,17 @@ if [ -x "$s08" ]; then
     for g in 1 2; do
         [ "$g" -le "$gpus" ] || { echo "sanitize: 08_multi_gpu on $g GPUs not run: $gpus GPU here"; continue; }
         for step in $(seq 1 "$(ls 08_multi_gpu/step[0-9]_*.c 2>/dev/null | wc -l)"); do
-            runs+=("$s08|memcheck|08_multi_gpu.gpus$g.step$step|--gpus $g --step $step -n 70001 --dist few --runs 1 --check ref --no-cub")
+            # NCCL tries kernels and peer access that may not be there and handles the
+            # errors itself: memcheck reports the memory accesses, not those calls
+            runs+=("$s08|memcheck|08_multi_gpu.gpus$g.step$step|--gpus $g --step $step -n 70001 --dist few --runs 1 --check ref --no-cub|--report-api-errors no")
         done
     done
 fi
 
 running=0
 for r in "${runs[@]}"; do
-    IFS='|' read -r t tool name args <<<"$r"
-    run_one "$t" "$tool" "$name" "$args" &
+    IFS='|' read -r t tool name args options <<<"$r"
+    run_one "$t" "$tool" "$name" "$args" "$options" &
     running=$((running + 1))
     if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
 done
@@ -72,7 +75,7 @@ wait
 
 clean=0 dirty=0
 for r in "${runs[@]}"; do
-    IFS='|' read -r t tool name args <<<"$r"
+    IFS='|' read -r t tool name args options <<<"$r"
     log="$logdir/$name.$tool.log"
     read -r rc secs <"$log.status"
     summary=$(grep -m1 'ERROR SUMMARY\|RACECHECK SUMMARY' "$log" || echo "no summary")
