@@ -55,21 +55,27 @@ static void all_gather_counts(mg_part *p, void *arg)
 /* Digit d goes to the GPU whose even share of the N keys holds the middle of d's run. */
 static void plan_owners(exchange_plan *x, size_t n_total)
 {
+    /* WRITE BEGIN exchange: the owners and the exchange: plan_owners gives each top digit the GPU whose even share holds the middle of the digit's run and fills send[r][h], the keys rank r sends rank h; send_and_receive sends each owner's run of this GPU's partitioned keys and receives its own runs in rank order, in the group mg_group opens */
+    /* WRITE STUB *x = (exchange_plan){.g = x->g}; (void)n_total; */
     int owner[MG_DIGITS];
     size_t before = 0;
     for (int d = 0; d < MG_DIGITS; d++) {
         size_t count = 0;
         for (int r = 0; r < x->g; r++)
             count += x->counts[r][d];
+        /* LAB BEGIN owner_of_digit: owner[d]: the GPU whose even share of the n_total keys holds the middle of digit d's run (the keys before it: before) */
+        /* LAB STUB owner[d] = 0; */
         double middle = (double)before + (double)count / 2.0;
         int o = n_total ? (int)(middle * x->g / (double)n_total) : 0;
         owner[d] = o < x->g ? o : x->g - 1;
+        /* LAB END owner_of_digit */
         before += count;
     }
     memset(x->send, 0, sizeof x->send);
     for (int r = 0; r < x->g; r++)
         for (int d = 0; d < MG_DIGITS; d++)
             x->send[r][owner[d]] += x->counts[r][d];
+    /* WRITE END exchange */
 }
 
 static size_t received_by(const exchange_plan *x, int h)
@@ -84,6 +90,9 @@ static size_t received_by(const exchange_plan *x, int h)
 
 static void send_and_receive(mg_part *p, void *arg)
 {
+    /* WRITE BEGIN exchange: continued */
+    /* WRITE STUB (void)arg; */
+    /* WRITE STUB p->n_out = 0; */
     const exchange_plan *x = (const exchange_plan *)arg;
     uint32_t *in = p->sorted, *out = mg_other(p);
     size_t send_at = 0, recv_at = 0;
@@ -94,16 +103,19 @@ static void send_and_receive(mg_part *p, void *arg)
             CUDA_CHECK(cudaMemcpyAsync(out + recv_at, in + send_at, send * sizeof(uint32_t),
                                        cudaMemcpyDeviceToDevice, p->stream));
         } else {
+            /* LAB BEGIN send_recv: send rank h its run (send keys from in + send_at) and receive rank h's run for this GPU (recv keys into out + recv_at), on this GPU's communicator and stream; a count of 0 sends or receives nothing */
             if (send)
                 NCCL_CHECK(ncclSend(in + send_at, send, ncclUint32, h, p->comm, p->stream));
             if (recv)
                 NCCL_CHECK(ncclRecv(out + recv_at, recv, ncclUint32, h, p->comm, p->stream));
+            /* LAB END send_recv */
         }
         send_at += send;
         recv_at += recv;
     }
     p->sorted = out;
     p->n_out = recv_at;
+    /* WRITE END exchange */
 }
 
 /* ---- the sort ------------------------------------------------------------------------------ */

@@ -92,8 +92,11 @@ static void plan_boundaries(exchange_plan *x)
  * split digit its keys below the key at rank P_h and its share of the keys equal to it. */
 static size_t cut(const exchange_plan *x, int r, int h)
 {
-    size_t first, count;
+    size_t first, count; /* P_h = first: where GPU h's share of the sorted order starts */
     mg_share_of(x->n, x->g, h, &first, &count);
+    /* WRITE BEGIN split: the split: in find_boundary_keys, each round's byte of the key at rank P_h - the largest value whose keys below, summed over the GPUs, are at most P_h's rank in its digit - and in the last round the counts below that key and below it + 1; cut, whole: the keys of rank r that go to GPUs before h */
+    /* WRITE STUB (void)r; */
+    /* WRITE STUB return 0; */
     if (h == 0)
         return 0;
     if (h == x->g || first >= x->n)
@@ -109,12 +112,16 @@ static size_t cut(const exchange_plan *x, int r, int h)
     size_t below = 0, equal_before = 0;
     for (int q = 0; q < x->g; q++)
         below += x->lb[q][h][0];
+    /* LAB BEGIN equal_keys: of the keys equal to the key at P_h, rank r's share of those that go before h (need of them in all), lower ranks first: equal (rank r's equal keys) and take (how many of them go before h) */
+    /* LAB STUB size_t equal = 0, take = 0; */
     size_t need = first - x->start[d] - below; /* keys equal to it that go before h */
     for (int q = 0; q < r; q++)
         equal_before += x->lb[q][h][1] - x->lb[q][h][0];
     size_t equal = x->lb[r][h][1] - x->lb[r][h][0];
     size_t take = need > equal_before ? need - equal_before : 0;
+    /* LAB END equal_keys */
     return x->run_at[r][d] + x->lb[r][h][0] + (take < equal ? take : equal);
+    /* WRITE END split */
 }
 
 static void plan_sends(exchange_plan *x)
@@ -192,6 +199,9 @@ static void find_boundary_keys(mg_world *w, exchange_plan *x)
             size_t first, count, rank_in_digit;
             mg_share_of(x->n, x->g, h, &first, &count);
             rank_in_digit = first - x->start[x->digit[h]];
+            /* WRITE BEGIN split: continued */
+            /* LAB BEGIN byte_choice: e: the largest of 1..255 whose keys below (lb[r][h][e], summed over the ranks r) are at most rank_in_digit, else 0 */
+            /* LAB STUB int e = 0; */
             int e = 0;
             for (int f = 1; f < 256; f++) {
                 size_t below = 0;
@@ -200,12 +210,14 @@ static void find_boundary_keys(mg_world *w, exchange_plan *x)
                 if (below <= rank_in_digit)
                     e = f;
             }
+            /* LAB END byte_choice */
             x->key[h] += (uint64_t)e << shift;
             if (shift == 0) /* the last round: keep the counts below key and key + 1 */
                 for (int r = 0; r < x->g; r++) {
                     x->lb[r][h][0] = x->lb[r][h][e];
                     x->lb[r][h][1] = x->lb[r][h][e + 1];
                 }
+            /* WRITE END split */
         }
     }
 }

@@ -1,13 +1,15 @@
 /* 08_multi_gpu/steps.c - the steps of stage 08, for its program's --step (each step
- * file's mg_sort and MG_STEP_NAME, renamed mg_sort_K and mg_step_name_K by the build). */
+ * file's mg_sort and MG_STEP_NAME, renamed mg_sort_K and mg_step_name_K by the build).
+ * MG_STEP_ENTRY's second word: whether the step's parts are the exact shares. */
 #include "mg.h"
 
-int mg_sort_1(mg_world *w, mg_times *t, char *err, size_t errlen);
-int mg_sort_2(mg_world *w, mg_times *t, char *err, size_t errlen);
-extern const char *const mg_step_name_1, *const mg_step_name_2;
+#define MG_STEP_DECLARE(k)                                               \
+    int mg_sort_##k(mg_world *w, mg_times *t, char *err, size_t errlen); \
+    extern const char *const mg_step_name_##k
+#define MG_STEP_ENTRY(k, exact) {&mg_step_name_##k, mg_sort_##k, exact}
 
-const mg_step MG_STEPS[] = {
-    {&mg_step_name_1, mg_sort_1, 0},
-    {&mg_step_name_2, mg_sort_2, 1},
-};
+MG_STEP_DECLARE(1);
+MG_STEP_DECLARE(2);
+
+const mg_step MG_STEPS[] = {MG_STEP_ENTRY(1, 0), MG_STEP_ENTRY(2, 1)};
 const int MG_STEP_COUNT = sizeof MG_STEPS / sizeof MG_STEPS[0];

@@ -6,7 +6,7 @@
 #     away), stubs every hole HANDOUT.md lists (a TODO line each, no hole of its level left
 #     in the files it names), gives each hole a contract, and, in a stage of several steps,
 #     has a steps.c that lists exactly its steps (stage 06: its versions, NN_VERSIONS and
-#     rules.mk cut to them);
+#     rules.mk cut to them; stage 08: its MG_STEPS);
 #   - no file it ships holds an answer: a line a hole adds to its step - a line of the hole's
 #     reference code that the step before (its file and the headers it includes) does not
 #     have - found in any shipped file fails.  Idioms are no answer and are left out:
@@ -147,6 +147,14 @@ check_step() {
         check_that "step $id: its steps.c counts $k steps" grep -q "STAGE_STEP_COUNT = $k;" "$h/$stage/steps.c"
         entries=$(grep -oE 'STEP_ENTRY(_PAIRS)?\([0-9]+\)' "$h/$stage/steps.c" | wc -l)
         check_that "step $id: its steps.c lists $k entries ($entries)" test "$entries" -eq "$k" ;;
+    */step[0-9]_*.c) # stage 08
+        k=$(file_step_number "$file")
+        later=$(ls "$h/$stage"/step[0-9]_*.c | sed 's|.*/step||; s|_.*||' | awk -v k="$k" '$1 > k' | wc -l)
+        check_that "step $id: no later step in the handout" test "$later" -eq 0
+        entries=$(grep -oE 'MG_STEP_ENTRY\([0-9]+, [01]\)' "$h/$stage/steps.c" | wc -l)
+        declared=$(grep -cE '^MG_STEP_DECLARE\([0-9]+\);$' "$h/$stage/steps.c")
+        check_that "step $id: its steps.c lists and declares $k steps ($entries, $declared)" \
+            test "$entries" -eq "$k" -a "$declared" -eq "$k" ;;
     esac
 }
 

@@ -58,6 +58,8 @@ case $file in
     done ;;
 */v[0-9]*_*.cu) # a version of stage 06: the same, versions for steps
     candidates=$file ;;
+*/step[0-9]_*.c) # a step of stage 08, C on the host (its kernels are 07's)
+    candidates=$file ;;
 *) echo "make handout: step $id ($file): no handout for a file of this kind" >&2
    exit 2 ;;
 esac
@@ -101,12 +103,13 @@ later() { [ "${is_later[$1]:-0}" = 1 ]; }
 last_step=1 # whether no later step is left out: then the stage's scripted tests apply too
 for f in "$stage"/*; do ! later "$f" || last_step=0; done
 # the test programs; the scripts that run the stage's program with its options only in a
-# handout of the last step (they ask for the later steps' options and versions)
+# handout of the last step (they ask for the later steps' options and versions) - but
+# stage 08's, which run the steps the program has, in every one of its handouts
 for t in tests/test_"$number"_*.c tests/test_"$number"_*.cu; do
     [ -e "$t" ] && cp "$t" "$out/tests/"
 done
 for t in tests/test_cli_"$stage".sh tests/test_run_"$number"_*.sh; do
-    [ "$last_step" = 1 ] && [ -e "$t" ] && cp "$t" "$out/tests/"
+    { [ "$last_step" = 1 ] || [[ $file == */step[0-9]_*.c ]]; } && [ -e "$t" ] && cp "$t" "$out/tests/"
 done
 cp tests/sort_battery.c tests/gpu_*.cu tests/cli_lib.sh "$out/tests/"
 # the headers of tests/ that the tests shipped and the stage's files (test_hooks.cu:
@@ -115,7 +118,7 @@ need=$(cd "$out/tests" && ls)
 stage_includes=$(cat "$stage"/* 2>/dev/null | sed -n 's/^#include "\.\.\/tests\/\([a-z_0-9]*\.h\)".*/\1/p')
 while :; do
     more=$({ for t in $need; do sed -n 's/^#include "\([a-z_0-9]*\.h\)".*/\1/p' "tests/$t" 2>/dev/null; done
-            echo "$stage_includes"; } | sort -u | while read -r h; do [ -n "$h" ] && [ -f "tests/$h" ] && echo "$h"; done)
+            echo "$stage_includes"; } | sort -u | while read -r h; do if [ -n "$h" ] && [ -f "tests/$h" ]; then echo "$h"; fi; done)
     all=$(printf '%s\n' $need $more | sort -u)
     [ "$all" != "$(printf '%s\n' $need | sort -u)" ] || break
     need=$all
@@ -146,6 +149,16 @@ if [[ $file == */step[0-9]_*.cu ]]; then # the program's table of steps: this on
         echo "const int STAGE_STEP_COUNT = $step_number;"
     } >"$out/$stage/steps.c"
 fi
+if [[ $file == */step[0-9]_*.c ]]; then # stage 08's table of steps: this one and those before
+    { sed '/^MG_STEP_DECLARE([0-9]*);$/,$d' "$stage/steps.c"
+      grep -E '^MG_STEP_DECLARE\([0-9]+\);$' "$stage/steps.c" | up_to_step
+      echo
+      printf 'const mg_step MG_STEPS[] = {%s};\n' "$(grep -oE 'MG_STEP_ENTRY\([0-9]+, [01]\)' "$stage/steps.c" |
+          awk -v k="$step_number" '{ n = $0; sub(/^MG_STEP_ENTRY\(/, "", n); sub(/,.*/, "", n) } n + 0 <= k' |
+          paste -sd, - | sed 's/,M/, M/g')"
+      grep '^const int MG_STEP_COUNT' "$stage/steps.c"
+    } >"$out/$stage/steps.c"
+fi
 if [ "$stage" = 06_nn_histogram ] && [ "$last_step" = 0 ]; then # its versions up to this one
     kept=$(cd "$out/$stage" && ls v[0-9]*_*.cu | sort -V | sed 's/\.cu$//' | paste -sd' ' -)
     sed -i "/^S06_VERSIONS :=/,/[^\\]\$/c\\S06_VERSIONS := $kept" "$out/$stage/rules.mk"
@@ -159,11 +172,19 @@ if [ "$stage" = 06_nn_histogram ] && [ "$last_step" = 0 ]; then # its versions u
         grep -qF "$table," "$out/$stage/nn_common.cu" ||
         { echo "make handout: could not cut stage 06 to versions 1-$step_number" >&2; exit 2; }
 fi
-# headers of other stages that this one includes ("../05_warp_shuffle/warp_scan.cuh")
-for inc in $(grep -ho '#include "\.\./[0-9][0-9]_[^"]*"' "$out/$stage"/* 2>/dev/null | sort -u |
-             sed 's/#include "\.\.\///; s/"$//'); do
-    mkdir -p "$out/$(dirname "$inc")"
-    cp "$inc" "$out/$inc"
+# files of other stages that this one includes ("../05_warp_shuffle/warp_scan.cuh"), and
+# those they include in turn (08's onesweep_lib.cu includes 07's step, which includes 05's)
+scan=("$out/$stage"/*)
+while [ ${#scan[@]} -gt 0 ]; do
+    copied=()
+    for inc in $(grep -ho '#include "\.\./[0-9][0-9]_[^"]*"' "${scan[@]}" 2>/dev/null | sort -u |
+                 sed 's/#include "\.\.\///; s/"$//'); do
+        [ ! -e "$out/$inc" ] || continue
+        mkdir -p "$out/$(dirname "$inc")"
+        cp "$inc" "$out/$inc"
+        copied+=("$out/$inc")
+    done
+    scan=("${copied[@]+"${copied[@]}"}")
 done
 # hole_list: "files<TAB>name<TAB>task<TAB>lines" for every hole of the level, once (a hole in
 # parts over several files: the files, space-separated, and the lines of all its parts)

@@ -22,11 +22,11 @@ step_ids() { steps | cut -f1; }
 # step_limit KIND: the most changed lines a step of that kind may differ from the one before
 step_limit() { case $1 in lesson) echo 200 ;; structure) echo 350 ;; *) echo "" ;; esac; }
 
-# file_step_number FILE: K of a step's file stepK_name.cu (stages 05, 07) or of a version
+# file_step_number FILE: K of a step's file stepK_name.cu (stages 05, 07; .c: stage 08) or of a version
 # of stage 06, vK_name.cu; nothing for any other file
 file_step_number() {
     local f=${1##*/}
-    case $f in step[0-9]*_*.cu) f=${f#step} ;; v[0-9]*_*.cu) f=${f#v} ;; *) return ;; esac
+    case $f in step[0-9]*_*.cu | step[0-9]*_*.c) f=${f#step} ;; v[0-9]*_*.cu) f=${f#v} ;; *) return ;; esac
     echo "${f%%_*}"
 }
 
