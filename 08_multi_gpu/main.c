@@ -177,42 +177,6 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
     return 0;
 }
 
-/* ---- each GPU's share ------------------------------------------------------------------- */
-
-/* The keys each GPU's buffers hold: the whole input where it fits, so that this step's
- * uneven parts always land; else as much as the memory allows. */
-static size_t buffer_keys(size_t n)
-{
-    size_t free_b = 0, total_b = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    size_t fit = (size_t)((double)free_b * 0.85) / (2 * sizeof(uint32_t) + 1); /* 2 buffers + 07's scratch */
-    size_t cap = n < fit ? n : fit;
-    return cap < os_max_keys() ? cap : os_max_keys();
-}
-
-static void upload_share(mg_part *p, const uint32_t *all, size_t first)
-{
-    CUDA_CHECK(cudaSetDevice(p->device));
-    CUDA_CHECK(cudaMemcpy(p->d_keys, all + first, p->n_in * sizeof(uint32_t), cudaMemcpyHostToDevice));
-}
-
-/* The input of every local part: from the file, from the host's generator (sorted,
- * reversed) or made on each GPU. */
-static void make_input(mg_world *w, const options *o, const uint32_t *host_input)
-{
-    for (int l = 0; l < w->nlocal; l++) {
-        mg_part *p = &w->part[l];
-        size_t first, count;
-        mg_share_of(o->n, w->nranks, p->rank, &first, &count);
-        if (host_input) {
-            upload_share(p, host_input, first);
-        } else {
-            CUDA_CHECK(cudaSetDevice(p->device));
-            mg_make_keys(p->d_keys, first, count, o->dist, o->seed);
-        }
-    }
-}
-
 static uint64_t world_hash(mg_world *w, int after)
 {
     uint64_t sum = 0;
@@ -294,21 +258,6 @@ static int check_parts(mg_world *w, size_t n, uint64_t input_hash, int exact, ch
     return 0;
 }
 
-static uint32_t *gather_parts(mg_world *w, size_t n)
-{
-    uint32_t *out = malloc(n * sizeof(uint32_t));
-    if (!out)
-        return NULL;
-    size_t at = 0;
-    for (int l = 0; l < w->nlocal; l++) {
-        mg_part *p = &w->part[l];
-        CUDA_CHECK(cudaSetDevice(p->device));
-        CUDA_CHECK(cudaMemcpy(out + at, p->sorted, p->n_out * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-        at += p->n_out;
-    }
-    return out;
-}
-
 static double median(double *v, int n)
 {
     for (int i = 1; i < n; i++)
@@ -369,26 +318,9 @@ int main(int argc, char **argv)
     }
 
     /* each GPU's buffers and share */
-    size_t biggest_share = (o.n + w.nranks - 1) / w.nranks;
-    for (int l = 0; l < w.nlocal; l++) {
-        mg_part *p = &w.part[l];
-        size_t first;
-        mg_share_of(o.n, w.nranks, p->rank, &first, &p->n_in);
-        CUDA_CHECK(cudaSetDevice(p->device));
-        p->cap = buffer_keys(o.n);
-        if (p->cap < biggest_share) {
-            snprintf(err, sizeof err, "-n %zu: GPU %d holds %zu keys of its share of %zu", o.n, p->rank,
-                     p->cap, biggest_share);
-            die(EXIT_USAGE, "%s", err);
-        }
-        p->d_keys = gpu_alloc(p->cap * sizeof(uint32_t), 1);
-        p->d_alt = gpu_alloc(p->cap * sizeof(uint32_t), 1);
-        p->d_counts = gpu_alloc((size_t)w.nranks * MG_DIGITS * sizeof(uint32_t), 1);
-        p->d_sum = gpu_alloc(4 * sizeof(uint64_t), 1);
-        p->d_scratch = gpu_alloc(MG_SCRATCH_WORDS * sizeof(uint64_t), 1);
-        p->sorter = os_create(p->cap);
-    }
-    make_input(&w, &o, host_input);
+    if (mg_parts_create(&w, o.n, err, sizeof err))
+        die(EXIT_USAGE, "%s", err);
+    mg_parts_load(&w, o.n, host_input, o.dist, o.seed);
     uint64_t input_hash = world_hash(&w, 0);
 
     /* the runs: the first a warm-up; each starts from the input */
@@ -397,7 +329,7 @@ int main(int argc, char **argv)
     double total[101], count_ms[101], part_ms[101], split_ms[101], exch_ms[101], local_ms[101];
     for (int r = 0; r <= o.runs; r++) {
         if (r > 0)
-            make_input(&w, &o, host_input);
+            mg_parts_load(&w, o.n, host_input, o.dist, o.seed);
         if (step->sort(&w, &t[r], err, sizeof err))
             die(EXIT_CHECK_FAILED, "%s", err);
         if (r > 0) {
@@ -416,7 +348,7 @@ int main(int argc, char **argv)
     const char *how = "parts sorted, in order, a permutation (multiset hash)";
     uint32_t *gathered = NULL;
     if (!bad && (want_ref || o.output)) {
-        gathered = gather_parts(&w, o.n);
+        gathered = mg_parts_gather(&w, o.n);
         if (!gathered)
             die(EXIT_USAGE, "%s", "the host cannot hold the sorted keys to check or write them");
     }
@@ -481,16 +413,7 @@ int main(int argc, char **argv)
                name);
     }
 
-    for (int l = 0; l < w.nlocal; l++) {
-        mg_part *p = &w.part[l];
-        CUDA_CHECK(cudaSetDevice(p->device));
-        os_destroy(p->sorter);
-        gpu_free(p->d_scratch);
-        gpu_free(p->d_sum);
-        gpu_free(p->d_counts);
-        gpu_free(p->d_alt);
-        gpu_free(p->d_keys);
-    }
+    mg_parts_destroy(&w);
     free(gathered);
     free(host_input);
     mg_world_close(&w);

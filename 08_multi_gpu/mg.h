@@ -88,6 +88,20 @@ void mg_sorts_done(mg_world *w);
 /* Runs NCCL calls of every local GPU as one group: body(part, arg) for each. */
 void mg_group(mg_world *w, void (*body)(mg_part *p, void *arg), void *arg);
 
+/* ---- the parts (mg_parts.c) ---------------------------------------------------------- */
+
+/* Gives every local part its share of n keys (n_in), two buffers that hold the whole
+ * input where it fits (08.1's uneven parts always land) and a sorter.  Returns 0, or -1
+ * with one line in err where a share does not fit its GPU. */
+int mg_parts_create(mg_world *w, size_t n, char *err, size_t errlen);
+void mg_parts_destroy(mg_world *w);
+/* Each local part's share of the n keys into its d_keys: from all (the whole input, on
+ * the host) where given, else made on its GPU from the global index (mg_make_keys). */
+void mg_parts_load(mg_world *w, size_t n, const uint32_t *all, int dist, uint64_t seed);
+/* This process's sorted parts (n_out keys each) on the host, in rank order, in an array
+ * of n keys; NULL where the host cannot hold it or the parts hold more than n keys. */
+uint32_t *mg_parts_gather(mg_world *w, size_t n);
+
 /* ---- keys (mg_keys.cu) ---------------------------------------------------------- */
 
 /* Whether --dist D can be made on each GPU from the global index (stage 01-07's

@@ -31,7 +31,10 @@
 #   GRADE step=07.3 level=write correctness=344/344 speed=1.01 score=100/100
 # and where a case failed, the first one: "(first failing case: group 12 'bits=8 ...': ...)".
 # Exit 0 for full marks, 1 otherwise (a failed build scores 0, and the line says why), 2 for
-# bad arguments (checked before the GPU), 77 where the step needs a GPU and there is none.
+# bad arguments (checked before the GPU), 77 where the step needs a GPU and there is none (a
+# step of stage 08: 2 GPUs, which its test program and its race, 08_multi_gpu/race.c, use;
+# its one test program runs every step the handout has, so only the step's own fail with
+# its stubs).
 #   GRADE_N (keys, default 16777217; stage 06: GRADE_Q queries, default 1000, of its
 #   1,000,000 references), GRADE_DISTS (the races' key distributions, default "uniform and4",
 #   or the step's in races.txt), GRADE_BAND, GRADE_TIMEOUT (seconds one run of a program may
@@ -65,6 +68,8 @@ case $file in
     step_args="--step $k" test_program=tests/test_${stage}_$k ;;
 */v[0-9]*_*.cu)
     step_args="--version $(file_step_number "$file")" test_program=tests/test_06_nn_histogram ;;
+*/step[0-9]_*.c) # stage 08: one test program runs every step the tree has
+    step_args="--step $(file_step_number "$file")" ;;
 esac
 # the files a student may hand in: the stage's, and the headers of common/ (02's gpu_scan.cuh)
 own_file() { # NAME: the path of the file of that name, or nothing
@@ -107,13 +112,20 @@ make -s --no-print-directory "${cuda_args[@]}" "$reference" >/dev/null 2>&1 ||
     { echo "make grade: the course's own build of $stage failed (run make)" >&2; exit 2; }
 if [ "$stage" = 06_nn_histogram ]; then
     races="-q ${GRADE_Q:-1000}" probe_args="-q 8 -r 1000 --no-cublas"
+elif [ "$stage" = 08_multi_gpu ]; then # its lesson needs two GPUs
+    races=$(for d in $dists; do echo "-n ${GRADE_N:-16777217} --dist $d"; done)
+    probe_args="-n 1000 --no-cub --gpus 2"
 else
     races=$(for d in $dists; do echo "-n ${GRADE_N:-16777217} --dist $d"; done)
     probe_args="-n 1000 --no-cub"
 fi
-"$reference" $step_args $probe_args --runs 1 >/dev/null 2>&1
+probe=$("$reference" $step_args $probe_args --runs 1 2>&1)
 if [ $? -eq 77 ]; then
-    echo "GRADE step=$id level=$level skipped: the step needs a CUDA GPU and there is none here"
+    if grep -q 'needs 2 GPUs' <<<"$probe"; then
+        echo "GRADE step=$id level=$level skipped: the step needs 2 GPUs, and there are fewer here"
+    else
+        echo "GRADE step=$id level=$level skipped: the step needs a CUDA GPU and there is none here"
+    fi
     exit 77
 fi
 
