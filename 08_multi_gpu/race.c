@@ -19,48 +19,10 @@
 #include "gpu.h"
 #include "keys.h"
 #include "mg.h"
-#include "options.h"
 #include "stats.h"
 
 int mg_sort_course(mg_world *w, mg_times *t, char *err, size_t errlen);
 int mg_sort_work(mg_world *w, mg_times *t, char *err, size_t errlen);
-
-typedef struct {
-    size_t n;
-    key_dist dist;
-    uint64_t seed;
-    int runs;
-} race_config;
-
-static void usage_error(const char *message)
-{
-    fprintf(stderr, "race: error: %s\n", message);
-    fprintf(stderr, "usage: race [-n N] [--dist D] [--seed S] [--runs M]\n");
-    exit(2);
-}
-
-static race_config parse_args(int argc, char **argv)
-{
-    race_config c = {N_DEFAULT, DIST_UNIFORM, SEED_DEFAULT, 15};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (i + 1 >= argc)
-            usage_error("an option without its value, or an unknown option");
-        uint64_t v;
-        const char *text = argv[++i];
-        if (!strcmp(a, "-n") && !parse_number(text, 1, (uint64_t)1 << 30, &v))
-            c.n = (size_t)v;
-        else if (!strcmp(a, "--dist") && !dist_from_name(text, &c.dist))
-            continue;
-        else if (!strcmp(a, "--seed") && !parse_number(text, 0, UINT64_MAX, &v))
-            c.seed = v;
-        else if (!strcmp(a, "--runs") && !parse_number(text, 1, RACE_MAX_RUNS, &v))
-            c.runs = (int)v;
-        else
-            usage_error("an unknown option, or a value out of its range");
-    }
-    return c;
-}
 
 typedef struct {
     mg_world *w;
@@ -86,7 +48,7 @@ static double sort_once(int who, void *state)
 
 int main(int argc, char **argv)
 {
-    race_config c = parse_args(argc, argv);
+    race_config c = race_parse_args(argc, argv, (size_t)1 << 30);
     gpu_require("race");
     int gpus = 0;
     CUDA_CHECK(cudaGetDeviceCount(&gpus));
@@ -97,10 +59,10 @@ int main(int argc, char **argv)
     mg_world w;
     char err[512];
     if (mg_world_open(&w, 2, &argc, &argv, err, sizeof err) || mg_parts_create(&w, c.n, err, sizeof err))
-        usage_error(err);
+        race_usage_error(err);
     uint32_t *keys = malloc(c.n * sizeof *keys);
     if (!keys)
-        usage_error("not enough host memory");
+        race_usage_error("not enough host memory");
     make_keys(keys, c.n, c.dist, c.seed);
     race_input in = {&w, keys, c.n};
 

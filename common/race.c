@@ -32,43 +32,6 @@ STEP_DECLARE(2)
 
 static const stage_step RACERS[2] = {STEP_ENTRY(1), STEP_ENTRY(2)};
 
-typedef struct {
-    size_t n;
-    key_dist dist;
-    uint64_t seed;
-    int runs; /* timed sorts by each */
-} race_config;
-
-static void usage_error(const char *message)
-{
-    fprintf(stderr, "race: error: %s\n", message);
-    fprintf(stderr, "usage: race [-n N] [--dist D] [--seed S] [--runs M]\n");
-    exit(2);
-}
-
-static race_config parse_args(int argc, char **argv)
-{
-    race_config c = {N_DEFAULT, DIST_UNIFORM, SEED_DEFAULT, 15};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (i + 1 >= argc)
-            usage_error("an option without its value, or an unknown option");
-        uint64_t v;
-        const char *text = argv[++i];
-        if (!strcmp(a, "-n") && !parse_number(text, 1, N_MAX, &v))
-            c.n = (size_t)v;
-        else if (!strcmp(a, "--dist") && !dist_from_name(text, &c.dist))
-            continue;
-        else if (!strcmp(a, "--seed") && !parse_number(text, 0, UINT64_MAX, &v))
-            c.seed = v;
-        else if (!strcmp(a, "--runs") && !parse_number(text, 1, RACE_MAX_RUNS, &v))
-            c.runs = (int)v;
-        else
-            usage_error("an unknown option, or a value out of its range");
-    }
-    return c;
-}
-
 /* What each sort of the race needs. */
 typedef struct {
     const uint32_t *keys;
@@ -95,25 +58,25 @@ static double sort_once(int who, void *state)
 
 int main(int argc, char **argv)
 {
-    race_config c = parse_args(argc, argv);
+    race_config c = race_parse_args(argc, argv, N_MAX);
     const stage_info *info = RACERS[RACE_COURSE].info;
     sort_options opt = info->defaults;
     char err[256];
     if (check_option_ranges(info, &opt, err, sizeof err) ||
         RACERS[RACE_COURSE].check_options(&opt, c.n, err, sizeof err) ||
         RACERS[RACE_WORK].check_options(&opt, c.n, err, sizeof err))
-        usage_error(err);
+        race_usage_error(err);
     if (info->needs_gpu) {
         gpu_require("race");
         if (gpu_require_memory(RACERS[RACE_COURSE].device_bytes(&opt, c.n), "the race", err,
                                sizeof err))
-            usage_error(err);
+            race_usage_error(err);
     }
 
     uint32_t *keys = malloc(c.n * sizeof *keys);
     race_input in = {keys, {malloc(c.n * sizeof *keys), malloc(c.n * sizeof *keys)}, c.n, &opt};
     if (!keys || !in.out[RACE_COURSE] || !in.out[RACE_WORK])
-        usage_error("not enough host memory");
+        race_usage_error("not enough host memory");
     make_keys(keys, c.n, c.dist, c.seed);
     fill_garbage(in.out[RACE_COURSE], c.n, 1);
     fill_garbage(in.out[RACE_WORK], c.n, 2);

@@ -1,5 +1,11 @@
-/* stats.c - median of timings, the grader's paired runs (see stats.h). */
+/* stats.c - median of timings, the grader's paired runs and their command line (see stats.h). */
 #include "stats.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
 
 int median_index(const double *v, int n)
 {
@@ -33,4 +39,34 @@ void race_pairs(double (*time_one)(int who, void *state), void *state, int runs,
     *course_ms = times[RACE_COURSE][median_index(times[RACE_COURSE], runs)];
     *work_ms = times[RACE_WORK][median_index(times[RACE_WORK], runs)];
     *ratio = ratios[median_index(ratios, runs)];
+}
+
+void race_usage_error(const char *message)
+{
+    fprintf(stderr, "race: error: %s\n", message);
+    fprintf(stderr, "usage: race [-n N] [--dist D] [--seed S] [--runs M]\n");
+    exit(2);
+}
+
+race_config race_parse_args(int argc, char **argv, size_t n_max)
+{
+    race_config c = {N_DEFAULT, DIST_UNIFORM, SEED_DEFAULT, 15};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (i + 1 >= argc)
+            race_usage_error("an option without its value, or an unknown option");
+        uint64_t v;
+        const char *text = argv[++i];
+        if (!strcmp(a, "-n") && !parse_number(text, 1, n_max, &v))
+            c.n = (size_t)v;
+        else if (!strcmp(a, "--dist") && !dist_from_name(text, &c.dist))
+            continue;
+        else if (!strcmp(a, "--seed") && !parse_number(text, 0, UINT64_MAX, &v))
+            c.seed = v;
+        else if (!strcmp(a, "--runs") && !parse_number(text, 1, RACE_MAX_RUNS, &v))
+            c.runs = (int)v;
+        else
+            race_usage_error("an unknown option, or a value out of its range");
+    }
+    return c;
 }

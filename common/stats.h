@@ -2,6 +2,11 @@
 #ifndef COMMON_STATS_H
 #define COMMON_STATS_H
 
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keys.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -20,6 +25,19 @@ int median_index(const double *v, int n);
 enum { RACE_COURSE = 0, RACE_WORK = 1 }; /* time_one's who */
 void race_pairs(double (*time_one)(int who, void *state), void *state, int runs,
                 double *course_ms, double *work_ms, double *ratio);
+
+/* A race's command line, [-n N] [--dist D] [--seed S] [--runs M] (common/race.c,
+ * 08_multi_gpu/race.c): N up to n_max (default 2^24 + 1), D uniform, S the course's seed, M
+ * 15.  A bad one: the usage on stderr, exit 2. */
+typedef struct {
+    size_t n;
+    key_dist dist;
+    uint64_t seed;
+    int runs; /* timed sorts by each */
+} race_config;
+race_config race_parse_args(int argc, char **argv, size_t n_max);
+/* "race: error: MESSAGE" and the usage on stderr, exit 2. */
+void race_usage_error(const char *message);
 
 #ifdef __cplusplus
 }
