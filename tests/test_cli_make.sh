@@ -26,9 +26,9 @@ check_that "make diff FROM=05 TO=07 is 05.4 -> 07.1 ($(first_lines 05 07))" \
     test "$(first_lines 05 07)" = "--- 05_warp_shuffle/step4_wide_digits.cu +++ 07_onesweep/step1_onesweep.cu"
 check_that "make diff FROM=06 TO=06 is 06.14 -> 06.1" \
     test "$(first_lines 06 06)" = "--- 06_nn_histogram/v14_swapped_operands.cu +++ 06_nn_histogram/v1_report.cu"
-tools/diff.sh 08 04 >/dev/null 2>"$tmp/err" # make adds a line of its own, "Error 1"
-check_that "make diff FROM=08 fails with one line naming the steps ($(cat "$tmp/err"))" \
-    bash -c "[ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q \"no step '08' (make steps lists them: 01 02\" '$tmp/err'"
+tools/diff.sh 09 04 >/dev/null 2>"$tmp/err" # make adds a line of its own, "Error 1"
+check_that "make diff FROM=09 fails with one line naming the steps ($(cat "$tmp/err"))" \
+    bash -c "[ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q \"no step '09' (make steps lists them: 01 02\" '$tmp/err'"
 diff06() { m diff06 FROM="$1" TO="$2" 2>/dev/null | head -n 2 | paste -sd' ' -; }
 check_that "make diff06 FROM=06.3 TO=06.10 is versions 3 -> 10" \
     test "$(diff06 06.3 06.10)" = "--- 06_nn_histogram/v3_privatised.cu +++ 06_nn_histogram/v10_copies.cu"
@@ -73,7 +73,7 @@ if [ "$have_gpu" = 0 ]; then
     check_that "make run without a GPU: stage 01 passes, exit 0 (exit $rc)" \
         bash -c "[ $rc -eq 0 ] && grep -q '^RESULT stage=01_sequential .* check=PASS' '$tmp/out'"
     check_that "make run without a GPU names the stages it did not run" \
-        grep -q '^not run: 02_parallel_hist_scan .*07_onesweep - they need a CUDA GPU' "$tmp/out"
+        grep -q '^not run: 02_parallel_hist_scan .*07_onesweep 08_multi_gpu - they need a CUDA GPU' "$tmp/out"
     check_that "make run without a GPU runs the CPU build of stage 01" \
         grep -q 'the CPU build, into build/cpu/' "$tmp/out"
 fi

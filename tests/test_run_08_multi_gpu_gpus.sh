@@ -12,7 +12,9 @@ steps=$(ls "$(dirname "$0")"/../08_multi_gpu/step[0-9]_*.c | wc -l)
 
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | wc -l)
 if [ "$gpus" -lt 2 ]; then
-    echo "SKIP: needs 2 GPUs, found $gpus"
+    [ "$gpus" -gt 0 ] || echo -n "SKIP: no CUDA device: "
+    [ "$gpus" -eq 0 ] || echo -n "SKIP: "
+    echo "needs 2 GPUs, found $gpus"
     exit 77
 fi
 run_ok() { # ARGS...: a run that must pass its check
