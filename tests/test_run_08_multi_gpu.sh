@@ -36,12 +36,15 @@ run_ok -n 4194304 --check hash
 run_ok --input "$tmp/a.bin" --output "$tmp/b.bin" --check ref
 check_that "--output of a sorted file is the file" cmp -s "$tmp/a.bin" "$tmp/b.bin"
 # more GPUs than the host has: a command that asks too much (exit 2, one line), no skip
+# (a host of 8 or more: --gpus 9 is past the program's range, which test_cli checks)
 gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
-checks=$((checks + 1))
-"$bin" --gpus $((gpus + 1)) -n 1000 --runs 1 --no-cub >"$tmp/log" 2>"$tmp/err"
-rc=$?
-[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "this host has $gpus GPU" "$tmp/err" ||
-    fail "--gpus $((gpus + 1)) on $gpus GPUs: exit $rc, $(head -n 2 "$tmp/err")"
+if [ "$gpus" -lt 8 ]; then
+    checks=$((checks + 1))
+    "$bin" --gpus $((gpus + 1)) -n 1000 --runs 1 --no-cub >"$tmp/log" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "this host has $gpus GPU" "$tmp/err" ||
+        fail "--gpus $((gpus + 1)) on $gpus GPUs: exit $rc, $(head -n 2 "$tmp/err")"
+fi
 # more keys than the GPUs hold with their buffers: exit 2, one line
 checks=$((checks + 1))
 "$bin" --gpus 1 -n 68719476736 --runs 1 --no-cub --check hash >"$tmp/log" 2>"$tmp/err"
