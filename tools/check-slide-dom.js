@@ -62,6 +62,8 @@ async function checkDeck(browser, file) {
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 720 });
   await page.goto('file://' + path.resolve(file), { waitUntil: 'load' });
+  // measure the layout of the decks' own fonts, not of a fallback drawn while they load
+  await page.evaluate(() => document.fonts.ready);
   const found = await page.evaluate((minPx, strip) => {
     const problems = [], pictures = [];
     const slides = Array.from(document.querySelectorAll('section[id]'));
