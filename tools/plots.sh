@@ -117,6 +117,37 @@ plot $plot
 EOF
 }
 
+# ratio CSV NAME TITLE LABELCOL "SERIES_TITLE:FILTER ..." : each row's time over CUB's in
+# the same run (sort_ms / cub_ms: under 1 is faster than CUB), a line per series over the
+# labels, and the line at 1.0 - what a log scale of milliseconds hides
+ratio() {
+    local csv=$1 name=$2 title=$3 lab=$4 series=$5
+    [ -f "$csv" ] || { not_drawn "$name"; return; }
+    local i=0 plot="" s t f
+    for s in $series; do
+        IFS=: read -r t f <<<"$s"
+        i=$((i + 1))
+        cols "$csv" "$lab sort_ms cub_ms" "${f//,/ }" |
+            awk -F'\t' '$3 > 0 { printf "%s\t%.4f\n", $1, $2 / $3 }' >"$tmp/$name.$i"
+        plot="$plot${plot:+, }\"$tmp/$name.j\" using 0:$((i + 1)):xtic(1) with linespoints lt $i title \"${t//_/ }\""
+    done
+    # join the series on their labels, in the order of the first
+    awk -F'\t' -v n="$i" -v base="$tmp/$name." '
+        BEGIN { for (k = 1; k <= n; k++) while ((getline line < (base k)) > 0) {
+                    split(line, p, "\t"); if (!(p[1] in order)) { order[p[1]] = ++m; lab[m] = p[1] }
+                    v[p[1], k] = p[2] } }
+        END { for (r = 1; r <= m; r++) { printf "%s", lab[r]
+                  for (k = 1; k <= n; k++) printf "\t%s", ((lab[r], k) in v) ? v[lab[r], k] : "NaN"
+                  printf "\n" } }' >"$tmp/$name.j"
+    render "$name" <<EOF
+set title "$title\n$(label "$csv")"
+set ylabel "time / CUB's time"; set datafile separator "\t"; set datafile missing "NaN"
+set yrange [0:*]; set offsets 0.3, 0.3, 0, 0; set xtics rotate by 45 right
+set key outside top center horizontal
+plot $plot, 1 with lines lt 7 dt 2 title "CUB (1.0)"
+EOF
+}
+
 # phases CSV NAME TITLE: stage 08's sorts as stacked bars of their phases, beside CUB's sort
 # of the same keys on one GPU, for each size (the uniform keys of multi08.csv)
 phases() {
@@ -178,6 +209,8 @@ for dir in "${dirs[@]}"; do
         kpt sort_ms stage "keys per thread" "sort (ms)" "" xy
     bars "$r/sweep07_steps.csv" sweep07_steps "Stage 07: each step, and CUB on the same keys" step \
         "sort (ms, log scale)" "2^24+1_keys:n=16777217:sort_ms 2^28_keys:n=268435456:sort_ms CUB,_2^24+1:n=16777217:cub_ms CUB,_2^28:n=268435456:cub_ms"
+    ratio "$r/sweep07_steps.csv" sweep07_vs_cub "Stage 07: each step's time over CUB's, in the same run" step \
+        "2^24+1_keys:n=16777217 2^28_keys:n=268435456"
     bars "$r/sweep07_dist.csv" sweep07_dist "Step 07.9 and CUB on every distribution, 2^24+1 keys" dist \
         "sort (ms, log scale)" "07.9:step=07.9:sort_ms CUB:step=07.9:cub_ms"
     bars "$r/nn06.csv" nn06 "Stage 06 at the full size: every version and both cuBLAS baselines" version \
