@@ -89,6 +89,19 @@ plot for [i=0:$((blocks - 1))] "$tmp/$name.dat" index i using 1:2 with linespoin
 EOF
 }
 
+# join_series NAME N: the series $tmp/NAME.1 .. NAME.N ("label<TAB>value" rows) joined on
+# their labels, in the order of the first, into $tmp/NAME.j: a label, then a column a
+# series (NaN where it has no row)
+join_series() {
+    awk -F'\t' -v n="$2" -v base="$tmp/$1." '
+        BEGIN { for (k = 1; k <= n; k++) while ((getline line < (base k)) > 0) {
+                    split(line, p, "\t"); if (!(p[1] in order)) { order[p[1]] = ++m; lab[m] = p[1] }
+                    v[p[1], k] = p[2] } }
+        END { for (r = 1; r <= m; r++) { printf "%s", lab[r]
+                  for (k = 1; k <= n; k++) printf "\t%s", ((lab[r], k) in v) ? v[lab[r], k] : "NaN"
+                  printf "\n" } }' >"$tmp/$1.j"
+}
+
 # bars CSV NAME TITLE LABELCOL YLABEL "SERIES_TITLE:FILTER:YCOL ..." : clustered bars, log y
 bars() {
     local csv=$1 name=$2 title=$3 lab=$4 yl=$5 series=$6
@@ -100,14 +113,7 @@ bars() {
         cols "$csv" "$lab $ycol" "${f//,/ }" >"$tmp/$name.$i"
         plot="$plot${plot:+, }\"$tmp/$name.j\" using $((i + 1)):xtic(1) title \"${t//_/ }\""
     done
-    # join the series on their labels, in the order of the first
-    awk -F'\t' -v n="$i" -v base="$tmp/$name." '
-        BEGIN { for (k = 1; k <= n; k++) while ((getline line < (base k)) > 0) {
-                    split(line, p, "\t"); if (!(p[1] in order)) { order[p[1]] = ++m; lab[m] = p[1] }
-                    v[p[1], k] = p[2] } }
-        END { for (r = 1; r <= m; r++) { printf "%s", lab[r]
-                  for (k = 1; k <= n; k++) printf "\t%s", ((lab[r], k) in v) ? v[lab[r], k] : "NaN"
-                  printf "\n" } }' >"$tmp/$name.j"
+    join_series "$name" "$i"
     render "$name" <<EOF
 set title "$title\n$(label "$csv")"
 set ylabel "$yl"; set logscale y
@@ -131,14 +137,7 @@ ratio() {
             awk -F'\t' '$3 > 0 { printf "%s\t%.4f\n", $1, $2 / $3 }' >"$tmp/$name.$i"
         plot="$plot${plot:+, }\"$tmp/$name.j\" using 0:$((i + 1)):xtic(1) with linespoints lt $i title \"${t//_/ }\""
     done
-    # join the series on their labels, in the order of the first
-    awk -F'\t' -v n="$i" -v base="$tmp/$name." '
-        BEGIN { for (k = 1; k <= n; k++) while ((getline line < (base k)) > 0) {
-                    split(line, p, "\t"); if (!(p[1] in order)) { order[p[1]] = ++m; lab[m] = p[1] }
-                    v[p[1], k] = p[2] } }
-        END { for (r = 1; r <= m; r++) { printf "%s", lab[r]
-                  for (k = 1; k <= n; k++) printf "\t%s", ((lab[r], k) in v) ? v[lab[r], k] : "NaN"
-                  printf "\n" } }' >"$tmp/$name.j"
+    join_series "$name" "$i"
     render "$name" <<EOF
 set title "$title\n$(label "$csv")"
 set ylabel "time / CUB's time"; set datafile separator "\t"; set datafile missing "NaN"
