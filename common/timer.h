@@ -2,7 +2,7 @@
  * timer.h - the two clocks of the course.
  *
  * Host work is timed with the monotonic clock (never the wall clock, which can
- * jump): timer.c.  Device work is asynchronous: the host reaches the end of a kernel
+ * jump): timer.c; the grader's race of two CPU files, with the thread's CPU time.  Device work is asynchronous: the host reaches the end of a kernel
  * launch long before the kernel ends, so a host clock around a launch measures
  * nothing useful.  Device work is timed with CUDA events recorded in the stream
  * between the steps; the time between two events is read once the work is done.
@@ -22,6 +22,9 @@ extern "C" {
 
 /* Milliseconds on the monotonic clock (only differences mean anything). */
 double host_time_ms(void);
+/* Milliseconds of CPU time this thread has used (only differences mean anything): unlike
+ * the monotonic clock, it does not count the time other processes held the core. */
+double thread_cpu_time_ms(void);
 
 #define STEP_TIMER_MAX_MARKS 256
 

@@ -118,14 +118,18 @@ static void test_group_timed_out(int signal_number)
 
 #define REQUIRE_GPU() gpu_require(test_name)
 
-/* How much a test runs.  "--small": a short run for compute-sanitizer; no option: the
- * default of make test, a few minutes for the whole course; "--full" (make test FULL=1):
- * the long batteries, every size up to three tiles.  "--no-poison": leave the stage's
- * device buffers as cudaMalloc gives them, for initcheck. */
-static int test_small, test_full, test_poison = 1;
+/* How much a test runs.  "--small": a short run for compute-sanitizer's memcheck and
+ * synccheck; "--tiny": shorter still, for racecheck and initcheck, which watch every
+ * shared-memory access and run a kernel tens to hundreds of times slower - every kernel
+ * and variant that --small runs, on fewer inputs (the sort battery: 3 sorts, not 24); no
+ * option: the default of make test, a few minutes for the whole course; "--full" (make
+ * test FULL=1): the long batteries, every size up to three tiles.  "--no-poison": leave
+ * the stage's device buffers as cudaMalloc gives them, for initcheck.  --tiny implies
+ * --small: a test that asks test_small gets the short run's cuts too. */
+static int test_small, test_tiny, test_full, test_poison = 1;
 
 /* The scale a sort battery runs at (tests/sort_battery.h): test_scale(). */
-enum test_scale { TEST_SMALL = -1, TEST_DEFAULT = 0, TEST_FULL = 1 };
+enum test_scale { TEST_TINY = -2, TEST_SMALL = -1, TEST_DEFAULT = 0, TEST_FULL = 1 };
 static const char *test_name = "this test";
 
 static inline void parse_test_args(int argc, char **argv)
@@ -136,6 +140,8 @@ static inline void parse_test_args(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--small"))
             test_small = 1;
+        else if (!strcmp(argv[i], "--tiny"))
+            test_small = test_tiny = 1;
         else if (!strcmp(argv[i], "--full"))
             test_full = 1;
         else if (!strcmp(argv[i], "--no-poison"))
@@ -145,7 +151,7 @@ static inline void parse_test_args(int argc, char **argv)
         else if (!strcmp(argv[i], "--group-timeout") && i + 1 < argc)
             test_group_timeout = atoi(argv[++i]);
         else {
-            fprintf(stderr, "%s: unknown test option '%s' (known: --small --full --no-poison "
+            fprintf(stderr, "%s: unknown test option '%s' (known: --small --tiny --full --no-poison "
                             "--from-group K --group-timeout S)\n", argv[0], argv[i]);
             exit(2);
         }
@@ -157,11 +163,14 @@ static inline void parse_test_args(int argc, char **argv)
         sigaction(SIGALRM, &on_alarm, NULL);
     }
     if (test_small && test_full) {
-        fprintf(stderr, "%s: --small and --full: one or the other\n", argv[0]);
+        fprintf(stderr, "%s: --small or --tiny, and --full: one or the other\n", argv[0]);
         exit(2);
     }
 }
 
-static inline int test_scale(void) { return test_small ? TEST_SMALL : test_full ? TEST_FULL : TEST_DEFAULT; }
+static inline int test_scale(void)
+{
+    return test_tiny ? TEST_TINY : test_small ? TEST_SMALL : test_full ? TEST_FULL : TEST_DEFAULT;
+}
 
 #endif

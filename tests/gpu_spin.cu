@@ -1,22 +1,35 @@
-/* gpu_spin.cu - a kernel that keeps the GPU busy for about a known time, to
- * test the device timers.  It counts SM clock cycles (clock64) for `ms` times
- * the peak clock rate: the SM never runs faster than its peak, so the kernel
- * takes at least `ms` milliseconds (longer if the clock is lower). */
+/* gpu_spin.cu - a kernel that keeps the GPU busy for a known time, to test the
+ * device timers.  It waits on the GPU's own nanosecond clock (%globaltimer, which
+ * counts wall time whatever the multiprocessor's clock rate) until `ms` have
+ * passed, and writes down how long it ran by that clock: the test then compares
+ * the events around the kernel with the kernel's own account of its time. */
 #include "cuda_check.h"
 #include "gpu_spin.h"
 
-__global__ void spin_kernel(long long cycles)
+static __device__ unsigned long long global_ns(void)
 {
-    long long start = clock64();
-    while (clock64() - start < cycles) {
-    }
+    unsigned long long ns;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+    return ns;
 }
 
-extern "C" void gpu_spin(double ms)
+/* ran[0]: nanoseconds from the first reading to the last; ran[1]: the smallest step
+ * the clock was seen to take (its resolution as this kernel saw it). */
+__global__ void spin_kernel(unsigned long long ns, unsigned long long *ran)
 {
-    int device = 0, khz = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
-    spin_kernel<<<1, 1>>>((long long)(ms * khz));
+    unsigned long long start = global_ns(), now = start, last = start, step = ~0ull;
+    while (now - start < ns) {
+        now = global_ns();
+        if (now != last && now - last < step)
+            step = now - last;
+        last = now;
+    }
+    ran[0] = now - start;
+    ran[1] = step;
+}
+
+extern "C" void gpu_spin(double ms, unsigned long long *ran)
+{
+    spin_kernel<<<1, 1>>>((unsigned long long)(ms * 1e6), ran);
     CUDA_CHECK_LAUNCH();
 }

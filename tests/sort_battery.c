@@ -15,7 +15,8 @@ static const size_t FIXED_SIZES[] = {
 enum { FIXED_COUNT = sizeof FIXED_SIZES / sizeof FIXED_SIZES[0] };
 
 #define MILLIONS_SIZE ((size_t)3000017) /* "a few million", not a power of two */
-#define SMALL_LIMIT ((size_t)4097)      /* --small: nothing larger than this */
+#define SMALL_LIMIT ((size_t)4097)      /* --small, --tiny: nothing larger than this */
+#define TEST_TINY_SCALE (-2)             /* check.h's TEST_TINY */
 /* The sweep's sizes by default (not --full): every one up to SWEEP_EVERY, then one in
  * SWEEP_STRIDE, a prime, so that the sizes land at every offset within a tile and a warp. */
 #define SWEEP_EVERY ((size_t)256)
@@ -98,7 +99,16 @@ battery_result run_sort_battery(const char *label, const sort_options *opt, size
                                 enum battery_depth depth, int scale)
 {
     battery b = {.label = label, .opt = opt};
-    if (scale < 0) {
+    if (scale == TEST_TINY_SCALE) {
+        /* under racecheck and initcheck, where every launch is slower still: a part of a
+         * tile, and a tile and one key (or the largest small size, where a tile is
+         * larger), of random keys and of keys whose low 24 bits are all equal (a stage
+         * that skips passes skips them there) */
+        size_t two_tiles = tile + 1 <= SMALL_LIMIT ? tile + 1 : SMALL_LIMIT;
+        check_one(&b, 33, DIST_UNIFORM);
+        check_one(&b, two_tiles, DIST_UNIFORM);
+        check_one(&b, two_tiles, DIST_HIGH);
+    } else if (scale < 0) {
         /* under the sanitizer every launch is slow: few sizes, two distributions
          * (random keys, and keys whose low 24 bits are all equal) */
         const key_dist dists[] = {DIST_UNIFORM, DIST_HIGH};

@@ -30,9 +30,10 @@ enum battery_depth {
 
 /* Runs the battery on the linked stage with these options.  tile: keys one
  * block of the stage handles (sizes around its multiples are tested).  scale: the
- * test's test_scale() (check.h) - TEST_SMALL, a short run (for compute-sanitizer): a
- * dozen sizes up to 4097 keys, two distributions; TEST_DEFAULT; TEST_FULL, the sweep's
- * every size. */
+ * test's test_scale() (check.h) - TEST_TINY, the shortest run (for racecheck and
+ * initcheck): 3 sorts up to 4097 keys; TEST_SMALL, a short run (for memcheck and
+ * synccheck): a dozen sizes up to 4097 keys, two distributions; TEST_DEFAULT; TEST_FULL,
+ * the sweep's every size. */
 battery_result run_sort_battery(const char *label, const sort_options *opt, size_t tile,
                                 enum battery_depth depth, int scale);
 

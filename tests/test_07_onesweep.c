@@ -182,8 +182,8 @@ static void test_first_pass(void)
                 size_t tile = (size_t)block * kpts[k];
                 const size_t sizes[] = {1, tile - 1, tile, 5 * tile + 7, 40 * tile + 1};
                 for (int s = 0; s < 5; s++) {
-                    if (test_small && (s == 4 || k == 1))
-                        continue;
+                    if ((test_small && (s == 4 || k == 1)) || (test_tiny && s != 1 && s != 3))
+                        continue; /* --tiny: a part of a tile, and five tiles and 7 keys */
                     test_first_pass_case(bits, block, kpts[k], sizes[s], dists[(s + k) % 4]);
                 }
             }
@@ -213,16 +213,19 @@ static void sort_with_slow_tile(size_t n, long long tile, unsigned ns)
 
 /* Every tile of a 17-tile sort slow in turn (all of them are in flight at once: every
  * position in the look-back window), then the first, the last and one in the middle of
- * a sort of 300 tiles, more than an H100 holds at once. */
+ * a sort of 300 tiles, more than an H100 holds at once.  --small: three of the 17 and
+ * the middle of the 300; --tiny (racecheck and initcheck, which look at shared memory and
+ * at reads of unwritten memory, not at the order of tiles): one of the 17. */
 static void test_slow_tiles(void)
 {
     const size_t tile = (size_t)STAGE.defaults.block * STAGE.defaults.kpt;
     for (long long t = 0; t < 17; t++)
         if (!test_small || t % 8 == 0)
-            sort_with_slow_tile(16 * tile + 5, t, 200000);
+            if (!test_tiny || t == 8)
+                sort_with_slow_tile(16 * tile + 5, t, 200000);
     const long long big[] = {0, 1, 150, 298, 299};
     for (int i = 0; i < 5; i++)
-        if (!test_small || i == 2)
+        if ((!test_small || i == 2) && !test_tiny)
             sort_with_slow_tile(300 * tile - 3, big[i], 1000000);
 }
 
@@ -292,7 +295,7 @@ static int passes_run(const sort_options *opt, size_t n, key_dist dist, int keep
 #if STEP >= 2
 static void test_skipping(void)
 {
-    const size_t n = 100000;
+    const size_t n = test_tiny ? 20000 : 100000; /* which passes run does not depend on n */
     sort_options opt = STAGE.defaults;
     int ok;
     CHECK_MSG(passes_run(&opt, n, DIST_EQUAL, 0, &ok) == 0 && ok, "equal keys: a pass ran");
@@ -344,8 +347,8 @@ static void types_orders_ranges(int type, int desc)
     char label[160];
     for (int r = 0; r < nranges; r++)
         for (int s = 0; s < 5; s++) {
-            if (test_small && (s == 4 || r % 2))
-                continue;
+            if ((test_small && (s == 4 || r % 2)) || (test_tiny && (s < 2 || r > 2)))
+                continue; /* --tiny: 33 keys and a tile less one, two ranges */
             size_t n = sizes[s];
             uint32_t *keys = malloc(n * 4);
             if (!keys)

@@ -46,48 +46,75 @@ static void test_cub(void)
     }
 }
 
-/* The device timer against what the GPU did and against the host clock:
- * two spins of at least 2 ms and 5 ms, timed as two steps of two passes, with
- * 30 ms of host-only work in between that must not be counted.  A spin can
- * last longer than asked (a lower clock, another process on the GPU), never
- * shorter; the events can never measure more than the host saw around them. */
+/* The device step timer promises three things (timer.h), and they are what is checked:
+ *   - a step's time is the device work between its two marks: no less than the kernel in it
+ *     ran by the GPU's own clock, no more than the host saw around it;
+ *   - steps are kept apart: each interval goes to its (pass, step), the others stay 0;
+ *   - host work between a mark and a resume belongs to no step.
+ * Nothing is assumed about how long a kernel takes: each spin reads the GPU's nanosecond
+ * clock and writes down how long it ran by it, and the events are compared with that.
+ * The margin of "no less" is two event resolutions (CUDA: about 0.5 us each) and two
+ * steps of the GPU's clock as the spin saw it; of "no more", 0.05 ms (the host clock and
+ * the events each resolve far finer).  Each round's figures are printed: the measured
+ * spread, reported, not judged (tests/README.md, "Checks that involve time"). */
+enum { TIMER_ROUNDS = 10 };
+
 static void test_step_timer(void)
 {
-    gpu_spin(0.1); /* the first launch loads the kernel: keep that out */
+    unsigned long long *ran = gpu_alloc(4 * sizeof *ran, 1), spun[4];
+    gpu_spin(0.1, ran); /* the first launch loads the kernel: keep that out */
     CUDA_CHECK(cudaDeviceSynchronize());
 
-    step_timer t;
-    sort_report rep;
-    report_clear(&rep, 2);
-    step_timer_create(&t);
-    double h0 = host_time_ms();
-    step_timer_start(&t);
-    gpu_spin(2.0);
-    step_timer_mark(&t, 0, 1);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    double first_host = host_time_ms() - h0;
+    double least = 1e9, most = -1e9; /* events minus the kernel's own time, over the rounds */
+    for (int round = 0; round < (test_small ? 2 : TIMER_ROUNDS); round++) {
+        step_timer t;
+        sort_report rep;
+        report_clear(&rep, 2);
+        step_timer_create(&t);
+        double h0 = host_time_ms();
+        step_timer_start(&t);
+        gpu_spin(2.0, ran);
+        step_timer_mark(&t, 0, 1);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        double first_host = host_time_ms() - h0;
 
-    step_timer_resume(&t);
-    double h1 = host_time_ms();
-    while (host_time_ms() - h1 < 30.0) {
+        step_timer_resume(&t);
+        double h1 = host_time_ms();
+        while (host_time_ms() - h1 < 30.0) {
+        }
+        double h2 = host_time_ms();
+        step_timer_resume(&t); /* the 30 ms above belong to no step */
+        gpu_spin(5.0, ran + 2);
+        step_timer_mark(&t, 1, 0);
+        step_timer_collect(&t, &rep);
+        double second_host = host_time_ms() - h2;
+        step_timer_destroy(&t);
+        CUDA_CHECK(cudaMemcpy(spun, ran, sizeof spun, cudaMemcpyDeviceToHost));
+
+        double own[2] = {spun[0] / 1e6, spun[2] / 1e6}, host[2] = {first_host, second_host};
+        double timed[2] = {rep.pass_ms[0][1], rep.pass_ms[1][0]};
+        for (int k = 0; k < 2; k++) {
+            double tick = (k ? spun[3] : spun[1]) / 1e6;
+            double slack = 2 * 0.0005 + 2 * tick;
+            CHECK_MSG(timed[k] >= own[k] - slack && timed[k] <= host[k] + 0.05,
+                      "round %d, spin %d: the events timed %.4f ms, the kernel ran %.4f ms by the "
+                      "GPU's clock (step %.4f ms), the host saw %.4f ms",
+                      round, k, timed[k], own[k], tick, host[k]);
+            least = timed[k] - own[k] < least ? timed[k] - own[k] : least;
+            most = timed[k] - own[k] > most ? timed[k] - own[k] : most;
+        }
+        CHECK(rep.pass_ms[0][0] == 0.0 && rep.pass_ms[1][1] == 0.0);
+        double total = report_total_ms(&rep, 2);
+        CHECK_MSG(total <= first_host + second_host + 0.1,
+                  "host time leaked into the device steps: %.3f ms counted, the host saw %.3f ms "
+                  "around the device work (and 30 ms between)", total, first_host + second_host);
+        if (round == 0)
+            printf("step timer: the 2 ms spin: events %.4f ms, the kernel's own clock %.4f ms "
+                   "(its step %llu ns), the host %.4f ms\n", timed[0], own[0], spun[1], host[0]);
     }
-    step_timer_resume(&t); /* the 30 ms above belong to no step */
-    double h2 = host_time_ms();
-    gpu_spin(5.0);
-    step_timer_mark(&t, 1, 0);
-    step_timer_collect(&t, &rep);
-    double second_host = host_time_ms() - h2;
-    step_timer_destroy(&t);
-
-    CHECK_MSG(rep.pass_ms[0][1] >= 2.0 && rep.pass_ms[0][1] <= first_host + 0.05,
-              "2 ms spin measured %.3f ms (host saw %.3f ms)", rep.pass_ms[0][1], first_host);
-    CHECK_MSG(rep.pass_ms[1][0] >= 5.0 && rep.pass_ms[1][0] <= second_host + 0.05,
-              "5 ms spin measured %.3f ms (host saw %.3f ms)", rep.pass_ms[1][0], second_host);
-    CHECK(rep.pass_ms[0][0] == 0.0 && rep.pass_ms[1][1] == 0.0);
-    double total = report_total_ms(&rep, 2);
-    CHECK_MSG(total <= first_host + second_host + 0.1,
-              "host time leaked into the device steps: %.3f ms counted, %.3f ms of device work",
-              total, first_host + second_host);
+    printf("step timer: events minus the kernel's own time, over the rounds: %+.4f to %+.4f ms\n",
+           least, most);
+    gpu_free(ran);
 }
 
 static void test_alloc(void)

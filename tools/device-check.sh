@@ -13,7 +13,8 @@
 #     testfull  the same with the long batteries (make test FULL=1)
 #     grades    tests/test_grade_gpu.sh on every GPU step (TEST_FULL=1), at the levels of
 #               GRADE_TEST_LEVELS (default both): the stubs 0/100, the course's files 100/100
-#     sanitize  every GPU test program under the four compute-sanitizer tools (TESTS, too)
+#     sanitize  every GPU test program under the four compute-sanitizer tools (TESTS, too;
+#               SANITIZE_JOBS, SANITIZE_TIMEOUT as tools/sanitize.sh says)
 #     limits    make limits: the GPU's copy bandwidth, int8 mma and shared atomic rates
 #               (build/limits/<gpu>/limits.csv, or results/<gpu>/ with SAVE=1)
 #     run       make run: every stage at its defaults, the summary table
@@ -80,10 +81,9 @@ for part in "${parts[@]}"; do
     sanitize)
         gpu_tests=$(ls build/tests/test_* 2>/dev/null | grep -v -e test_harness -e test_01_sequential -e test_06_nn_cpu |
                     grep -- "${TESTS:-.}")
-        # several at once: the sanitizers are bound by the CPU, not the GPU
-        SANITIZE_JOBS=${SANITIZE_JOBS:-$jobs} SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-400} \
-            tools/sanitize.sh $gpu_tests >"$OUT/sanitize.log" 2>&1
-        rc=$?
+        # the script's defaults: one run a core, over every GPU, each stopped after 300 s
+        tools/sanitize.sh $gpu_tests 2>&1 | tee "$OUT/sanitize.log"
+        rc=${PIPESTATUS[0]}
         note "$(tail -n 1 "$OUT/sanitize.log")" ;;
     run)
         make run >"$OUT/run.log" 2>&1

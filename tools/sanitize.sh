@@ -1,13 +1,33 @@
 #!/usr/bin/env bash
-# sanitize.sh TEST_PROGRAM... - `make sanitize`: every GPU test program, in its short
-# --small mode, under compute-sanitizer's memcheck, racecheck, synccheck and initcheck;
-# stage 08's test program and, where build/bin/08_multi_gpu is built, its steps on 1 GPU
-# and on 2 (where there are 2) under memcheck alone: its kernels are 07's, which the others
-# check, and NCCL's.
-# Fails on any report.  initcheck runs with --no-poison: the tests normally fill device
-# buffers with garbage, which would hide a read of memory that nothing wrote.
-#   SANITIZE_JOBS     how many sanitizer runs at once (default 1)
-#   SANITIZE_TIMEOUT  seconds before a run counts as failed (default: none)
+# sanitize.sh TEST_PROGRAM... - `make sanitize`: every GPU test program under
+# compute-sanitizer's memcheck, racecheck, synccheck and initcheck; stage 08's test
+# program and, where build/bin/08_multi_gpu is built, its steps on 1 GPU and on 2 (where
+# there are 2) under memcheck alone: its kernels are 07's, which the others check, and
+# NCCL's.
+#
+# Each run's size follows its tool's cost.  memcheck and synccheck run a program's short
+# run (--small); racecheck and initcheck, which watch every access to shared memory and
+# run a kernel tens to hundreds of times slower, its shortest (--tiny: every kernel and
+# variant of --small, on fewer inputs).  initcheck also gets --no-poison: the tests
+# normally fill device buffers with garbage, which would hide a read of memory that
+# nothing wrote.
+#
+# The runs go several at once (the sanitizers are bound by the CPU), the slowest first (by
+# their times in the last run's logs, kept beside them; a run not timed yet goes first),
+# spread over every GPU present (run k on GPU k mod G, by CUDA_VISIBLE_DEVICES; the runs
+# of 08 on 2 GPUs see them all).  A line is printed as each run ends:
+#   clean   racecheck  test_03_split_k1            61 s  GPU 1  RACECHECK SUMMARY: 0 hazards ...
+#   REPORT  memcheck   test_07_onesweep_3           9 s  GPU 0  exit 99 (ERROR SUMMARY: 2 errors), see LOG
+#   TIMEOUT initcheck  test_06_nn_histogram       300 s  GPU 2  did not end in 300 s (SANITIZE_TIMEOUT), see LOG
+#   SKIP    memcheck   test_08_multi_gpu            0 s  GPU all SKIP: needs 2 GPUs, found 1
+# and the last line counts them:
+#   sanitize: N runs clean, N with reports, N timed out, N skipped, in S s
+# Every line of a run's log starts with the seconds since the run began, so that a slow run
+# shows which of its groups took the time.  Fails on any report and on any run that did not
+# end within its timeout.
+#   SANITIZE_JOBS     how many runs at once (default: one per core)
+#   SANITIZE_TIMEOUT  seconds before a run is stopped and counted as failed (default 300)
+#   SANITIZE_LOG_DIR  where the logs go (default build/sanitize)
 #   sanitize.sh --check   only the checks that come before any build: a GPU (none: exit 77
 #                         and one line, a skip: make sanitize ends there with success) and
 #                         the tool (missing: exit 2)
@@ -26,72 +46,111 @@ if [ -z "$sanitizer" ]; then
 fi
 [ "${1:-}" != --check ] || exit 0
 logdir=${SANITIZE_LOG_DIR:-build/sanitize}
-jobs=${SANITIZE_JOBS:-1}
+jobs=${SANITIZE_JOBS:-$(nproc 2>/dev/null || echo 2)}
+limit=${SANITIZE_TIMEOUT:-300}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "sanitize: SANITIZE_JOBS=$jobs: a whole number from 1" >&2; exit 2; }
+[[ $limit =~ ^[1-9][0-9]*$ ]] || { echo "sanitize: SANITIZE_TIMEOUT=$limit: seconds, a whole number from 1" >&2; exit 2; }
+gpus=$(nvidia-smi -L | grep -c '^GPU')
 mkdir -p "$logdir"
-tools=(memcheck racecheck synccheck initcheck)
+tools=(racecheck initcheck memcheck synccheck) # the slowest first
 
-# run_one PROGRAM TOOL NAME ARGS [OPTIONS]: the program under the tool (with the tool's
-# OPTIONS), its log named NAME.TOOL.log
-run_one() {
-    local t=$1 tool=$2 name=$3 args=$4 options=${5:-} log start rc
-    log="$logdir/$name.$tool.log"
-    start=$(date +%s)
-    local cmd=("$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 20 $options "$t" $args)
-    if [ -n "${SANITIZE_TIMEOUT:-}" ]; then timeout "$SANITIZE_TIMEOUT" "${cmd[@]}" >"$log" 2>&1
-    else "${cmd[@]}" >"$log" 2>&1; fi
-    rc=$?
-    echo "$rc $(( $(date +%s) - start ))" >"$log.status"
+# stamp: each line of the input with the seconds since the run began
+stamp() {
+    local start=$SECONDS line
+    while IFS= read -r line; do printf '[%4d s] %s\n' $((SECONDS - start)) "$line"; done
 }
 
-# every run: "PROGRAM|TOOL|NAME|ARGS|OPTIONS"
-runs=()
-for t in "$@"; do
-    case ${t##*/} in
-    test_08_*) # stage 08's kernels are 07's, checked by every tool in 07's tests; NCCL's are
-        # its own: memcheck, without the errors of the calls NCCL tries and handles
-        runs+=("$t|memcheck|$(basename "$t")|--small|--report-api-errors no")
-        continue ;;
+# run_one PROGRAM TOOL NAME ARGS OPTIONS GPU: the program under the tool (with the tool's
+# OPTIONS) on GPU (all: every GPU), its log NAME.TOOL.log; prints the run's line
+run_one() {
+    local t=$1 tool=$2 name=$3 args=$4 options=$5 gpu=$6 log start rc secs summary word
+    log="$logdir/$name.$tool.log"
+    start=$SECONDS
+    local cmd=("$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 20 $options "$t" $args)
+    if [ "$gpu" = all ]; then
+        timeout --kill-after=10 "$limit" "${cmd[@]}" </dev/null 2>&1 | stamp >"$log"
+    else
+        CUDA_VISIBLE_DEVICES=$gpu timeout --kill-after=10 "$limit" "${cmd[@]}" </dev/null 2>&1 | stamp >"$log"
+    fi
+    rc=${PIPESTATUS[0]}
+    secs=$((SECONDS - start))
+    echo "$rc $secs" >"$log.status"
+    summary=$(grep -m1 -o 'ERROR SUMMARY.*\|RACECHECK SUMMARY.*' "$log" || echo "no summary")
+    case $rc in
+    0) printf 'clean   %-10s %-34s %4d s  GPU %-3s %s\n' "$tool" "$name" "$secs" "$gpu" "$summary" ;;
+    77) printf 'SKIP    %-10s %-34s %4d s  GPU %-3s %s\n' "$tool" "$name" "$secs" "$gpu" \
+            "$(grep -m1 -o 'SKIP.*' "$log" || echo "the program skipped (exit 77)")" ;;
+    124 | 137)
+        printf 'TIMEOUT %-10s %-34s %4d s  GPU %-3s did not end in %d s (SANITIZE_TIMEOUT), see %s\n' \
+            "$tool" "$name" "$secs" "$gpu" "$limit" "$log" ;;
+    *)  printf 'REPORT  %-10s %-34s %4d s  GPU %-3s exit %d (%s), see %s\n' "$tool" "$name" "$secs" "$gpu" \
+            "$rc" "$summary" "$log"
+        grep -m 12 -E 'Error|error|Invalid|Race|Hazard|Uninitialized|FAIL' "$log" | sed 's/^/        /' ;;
     esac
-    for tool in "${tools[@]}"; do
-        args="--small"
-        [ "$tool" = initcheck ] && args="--small --no-poison"
-        runs+=("$t|$tool|$(basename "$t")|$args")
+}
+
+# every run: "PROGRAM|TOOL|NAME|ARGS|OPTIONS|GPUS" (GPUS: 1, or all for a run on 2 GPUs)
+runs=()
+for tool in "${tools[@]}"; do
+    for t in "$@"; do
+        case ${t##*/} in
+        test_08_*) # stage 08's kernels are 07's, checked by every tool in 07's tests; NCCL's are
+            # its own: memcheck, without the errors of the calls NCCL tries and handles
+            [ "$tool" = memcheck ] && runs+=("$t|memcheck|$(basename "$t")|--small|--report-api-errors no|all")
+            continue ;;
+        esac
+        case $tool in
+        racecheck) args="--tiny" ;;
+        initcheck) args="--tiny --no-poison" ;;
+        *) args="--small" ;;
+        esac
+        runs+=("$t|$tool|$(basename "$t")|$args||1")
     done
 done
 s08=${BIN_DIR:-build/bin}/08_multi_gpu
 if [ -x "$s08" ]; then
-    gpus=$(nvidia-smi -L | wc -l)
     for g in 1 2; do
         [ "$g" -le "$gpus" ] || { echo "sanitize: 08_multi_gpu on $g GPUs not run: $gpus GPU here"; continue; }
         for step in $(seq 1 "$(ls 08_multi_gpu/step[0-9]_*.c 2>/dev/null | wc -l)"); do
             # as test_08_*, above
-            runs+=("$s08|memcheck|08_multi_gpu.gpus$g.step$step|--gpus $g --step $step -n 70001 --dist few --runs 1 --check ref --no-cub|--report-api-errors no")
+            runs+=("$s08|memcheck|08_multi_gpu.gpus$g.step$step|--gpus $g --step $step -n 70001 --dist few --runs 1 --check ref --no-cub|--report-api-errors no|$([ "$g" = 1 ] && echo 1 || echo all)")
         done
     done
 fi
 
-running=0
+# the slowest first, by the last run's times (a run without one first of all)
+mapfile -t runs < <(for r in "${runs[@]}"; do
+    IFS='|' read -r t tool name _ <<<"$r"
+    rc=none secs=1000000
+    read -r rc secs _ 2>/dev/null <"$logdir/$name.$tool.log.status"
+    printf '%s\t%s\n' "${secs:-1000000}" "$r"
+done | sort -t$'\t' -k1,1 -g -r -s | cut -f2)
+
+echo "sanitize: ${#runs[@]} runs, $jobs at a time, on $gpus GPU(s), each stopped after $limit s; logs in $logdir/"
+began=$SECONDS
+running=0 k=0
 for r in "${runs[@]}"; do
-    IFS='|' read -r t tool name args options <<<"$r"
-    run_one "$t" "$tool" "$name" "$args" "$options" &
+    IFS='|' read -r t tool name args options where <<<"$r"
+    gpu=all
+    [ "$where" = all ] || gpu=$((k % gpus))
+    k=$((k + 1))
+    run_one "$t" "$tool" "$name" "$args" "$options" "$gpu" &
     running=$((running + 1))
     if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
 done
 wait
 
-clean=0 dirty=0
+clean=0 dirty=0 late=0 skipped=0
 for r in "${runs[@]}"; do
-    IFS='|' read -r t tool name args options <<<"$r"
-    log="$logdir/$name.$tool.log"
-    read -r rc secs <"$log.status"
-    summary=$(grep -m1 'ERROR SUMMARY\|RACECHECK SUMMARY' "$log" || echo "no summary")
-    if [ "$rc" -eq 0 ]; then
-        clean=$((clean + 1)); printf 'clean   %-10s %-30s %4d s  %s\n' "$tool" "$name" "$secs" "$summary"
-    else
-        dirty=$((dirty + 1)); printf 'REPORT  %-10s %-30s %4d s  exit %d (%s), see %s\n' "$tool" "$name" "$secs" "$rc" \
-            "$([ "$rc" -eq 124 ] && echo "timed out" || echo "$summary")" "$log"
-        grep -m 12 -E 'Error|error|Invalid|Race|Hazard|Uninitialized|FAIL' "$log" | sed 's/^/        /'
-    fi
+    IFS='|' read -r t tool name args options where <<<"$r"
+    rc=none
+    read -r rc _ 2>/dev/null <"$logdir/$name.$tool.log.status"
+    case $rc in
+    0) clean=$((clean + 1)) ;;
+    77) skipped=$((skipped + 1)) ;;
+    124 | 137) late=$((late + 1)) ;;
+    *) dirty=$((dirty + 1)) ;;
+    esac
 done
-echo "sanitize: $clean runs clean, $dirty with reports"
-[ "$dirty" -eq 0 ]
+echo "sanitize: $clean runs clean, $dirty with reports, $late timed out, $skipped skipped, in $((SECONDS - began)) s"
+[ "$dirty" -eq 0 ] && [ "$late" -eq 0 ]
