@@ -7,8 +7,8 @@
  * one process - the stage's default data, fewer queries - so that the ratio of
  * their times is the grade, whatever the GPU.  Each time is the version's own
  * (the steps' CUDA events, nn_timing.total_ms), as the stage's program reports it;
- * the runs are paired, and the grade is the median of their ratios, student / course
- * (race_pairs in common/stats.h says why).
+ * the runs alternate, and the grade is the ratio of the two files' fastest runs, student /
+ * course (race_pairs in common/stats.h says why).
  *
  *   race [-q N] [--runs M]
  *   RACE q=1000 runs=15 course_ms=5.210 work_ms=5.254 ratio=1.008 same_output=1

@@ -4,7 +4,8 @@
  * built into one program (mg_sort renamed mg_sort_course and mg_sort_work), sort the same
  * keys on the same two GPUs in turn, as common/race.c does for the other stages.  Each
  * time is the step's whole sort (mg_times.total: every phase, from a barrier of the GPUs
- * to the last); the grade is the median of the paired runs' ratios, student / course.
+ * to the last); the grade is the ratio of the two files' fastest runs, student / course
+ * (race_pairs in common/stats.h says why).
  *
  *   race [-n N] [--dist D] [--seed S] [--runs M]
  *   RACE n=16777217 dist=uniform runs=15 course_ms=1.020 work_ms=1.033 ratio=1.01 same_output=1

@@ -8,8 +8,8 @@
  * that the ratio of their times is the grade, whatever the GPU.  Each time is the one
  * the stage reports for its sort (the steps' CUDA events; allocation and transfers
  * apart), as the driver reports it; for the CPU step, the thread's CPU time (sort_once).
- * The runs are paired, and the grade is the
- * median of their ratios, student / course (race_pairs in stats.h says why).
+ * The runs alternate, and the grade is the ratio of the two files' fastest runs, student /
+ * course (race_pairs in stats.h says why).
  *
  *   race [-n N] [--dist D] [--seed S] [--runs M]
  *   RACE n=16777217 dist=uniform runs=15 course_ms=0.520 work_ms=0.533 ratio=1.03 same_output=1

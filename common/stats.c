@@ -26,19 +26,20 @@ int median_index(const double *v, int n)
 void race_pairs(double (*time_one)(int who, void *state), void *state, int runs,
                 double *course_ms, double *work_ms, double *ratio)
 {
-    double times[2][RACE_MAX_RUNS], ratios[RACE_MAX_RUNS];
+    double fastest[2] = {0.0, 0.0};
     if (runs > RACE_MAX_RUNS)
         runs = RACE_MAX_RUNS;
     for (int i = 0; i < runs; i++) {
         for (int turn = 0; turn < 2; turn++) {
             int who = (i + turn) % 2;
-            times[who][i] = time_one(who, state);
+            double ms = time_one(who, state);
+            if (i == 0 || ms < fastest[who])
+                fastest[who] = ms;
         }
-        ratios[i] = times[RACE_COURSE][i] > 0 ? times[RACE_WORK][i] / times[RACE_COURSE][i] : 0.0;
     }
-    *course_ms = times[RACE_COURSE][median_index(times[RACE_COURSE], runs)];
-    *work_ms = times[RACE_WORK][median_index(times[RACE_WORK], runs)];
-    *ratio = ratios[median_index(ratios, runs)];
+    *course_ms = fastest[RACE_COURSE];
+    *work_ms = fastest[RACE_WORK];
+    *ratio = fastest[RACE_COURSE] > 0 ? fastest[RACE_WORK] / fastest[RACE_COURSE] : 0.0;
 }
 
 void race_usage_error(const char *message)

@@ -1,4 +1,4 @@
-/* stats.h - the median of repeated timings, and the grader's paired runs. */
+/* stats.h - the median of repeated timings, and the grader's race. */
 #ifndef COMMON_STATS_H
 #define COMMON_STATS_H
 
@@ -14,13 +14,16 @@ extern "C" {
 /* Index of the median of v[0..n) (the lower median for an even n). */
 int median_index(const double *v, int n);
 
-/* The grader's race (common/race.c, 06_nn_histogram/race.c): `runs` runs (at most
- * RACE_MAX_RUNS), each one call of time_one(RACE_COURSE, state), the course's, and one
- * of time_one(RACE_WORK, state), the student's, one right after the other, who goes first
- * alternating, so that neither always runs on a GPU the other has just warmed.  Each call
- * returns its time in ms.  Sets the median time of each, and the median of the runs'
- * ratios student / course: two runs close in time are what noise from elsewhere (another
- * process, the clock) changes least. */
+/* The grader's race (common/race.c, 06_nn_histogram/race.c, 08_multi_gpu/race.c): `runs`
+ * runs (at most RACE_MAX_RUNS), each one call of time_one(RACE_COURSE, state), the
+ * course's, and one of time_one(RACE_WORK, state), the student's, one right after the
+ * other, who goes first alternating, so that neither always runs on a GPU the other has
+ * just warmed.  Each call returns its time in ms.  Sets each file's fastest time, and the
+ * ratio of the two, student / course.  Noise from elsewhere - another process on the
+ * machine, on its caches and memory, on the GPU - only ever adds time: each file's fastest
+ * run is the one it disturbed least.  On a busy 2-core machine the course's file raced
+ * against itself stays closer to 1 so than by the median of the runs' ratios
+ * (tests/README.md, "Checks that involve time"). */
 #define RACE_MAX_RUNS 100
 enum { RACE_COURSE = 0, RACE_WORK = 1 }; /* time_one's who */
 void race_pairs(double (*time_one)(int who, void *state), void *state, int runs,

@@ -34,7 +34,7 @@ done
 # Every file of results/ that a README, deck, ANSWERS or NOTES names exists: paths
 # (results/<machine>/...), and file names in backquotes (`nn06.csv`, `results/.../x.log`),
 # which must be somewhere under results/ or beside the document.
-for md in README.md INSTRUCTOR.md [0-9][0-9]_*/README.md [0-9][0-9]_*/ANSWERS.md [0-9][0-9]_*/NOTES.md \
+for md in README.md INSTRUCTOR.md tests/README.md [0-9][0-9]_*/README.md [0-9][0-9]_*/ANSWERS.md [0-9][0-9]_*/NOTES.md \
           slides/[0-9][0-9]_*.md results/*/README.md; do
     [ -f "$md" ] || continue
     for f in $(grep -oE '(\.\./)?results/[a-z0-9-]+/[A-Za-z0-9_./-]+[A-Za-z0-9_-]' "$md" | sed 's#^\.\./##' | sort -u); do

@@ -6,7 +6,7 @@
 # with --docs, the documents it counts, one a line.
 set -eu
 cd "$(dirname "$0")/.."
-docs() { ls README.md INSTRUCTOR.md [0-9][0-9]_*/README.md [0-9][0-9]_*/ANSWERS.md \
+docs() { ls README.md INSTRUCTOR.md tests/README.md [0-9][0-9]_*/README.md [0-9][0-9]_*/ANSWERS.md \
             slides/[0-9][0-9]_*.md results/*/README.md 2>/dev/null; }
 if [ "${1:-}" = --docs ]; then # the documents it counts (tests/test_docs.sh checks the same)
     docs

@@ -17,7 +17,7 @@
 #
 # Speed: the student's file and the course's, built into one program (`make race`:
 # common/race.c, stage 06's race.c), sort the same keys at the step's defaults in turn, in the
-# same process: 15 paired runs, the median of their ratios student / course - a ratio, so that
+# same process: 15 runs each, in turn, the ratio of their fastest student / course - a ratio, so that
 # the band holds on any GPU or CPU.  Two races, on GRADE_N uniform keys and on GRADE_N `and4`
 # keys (a bit set one time in 16: crowded digits, contended counters, passes to skip), and the
 # slower ratio counts; stage 06 races on its problem.  A step whose lesson is speed names its
