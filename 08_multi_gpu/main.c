@@ -364,7 +364,7 @@ int main(int argc, char **argv)
         die(EXIT_USAGE, "%s", err);
 
     /* CUB on one GPU, the whole input, in the same process */
-    double cub_ms = 0;
+    cub_times cub = {-1.0, -1.0, -1.0};
     const char *cub_why = o.no_cub ? "--no-cub" : NULL;
     if (!cub_why && lead) {
         CUDA_CHECK(cudaSetDevice(w.part[0].device));
@@ -372,7 +372,7 @@ int main(int argc, char **argv)
         CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
         if (o.n * sizeof(uint32_t) * 3 > free_b)
             cub_why = "the input does not fit one GPU beside this stage's buffers";
-        else if (cub_sort_keys(host_input, o.n, o.runs, NULL, &cub_ms, err, sizeof err))
+        else if (cub_sort_keys(host_input, o.n, o.runs, NULL, &cub, err, sizeof err))
             die(EXIT_CUDA_ERROR, "%s", err);
     }
 
@@ -397,14 +397,16 @@ int main(int argc, char **argv)
         if (cub_why)
             printf("  CUB, one GPU         not run: %s\n", cub_why);
         else
-            printf("  CUB, one GPU         %9.3f   this sort takes %.2fx its time\n", cub_ms, sort_ms / cub_ms);
+            printf("  CUB, one GPU         %9.3f   this sort takes %.2fx its time (CUB's faster call: %s count)\n",
+                   cub.ms, sort_ms / cub.ms, strcmp(cub_call_name(&cub), "i32") ? "int64_t" : "int");
         printf("  check     %s: %s\n", bad ? "FAIL" : "PASS", bad ? msg : how);
         if (o.verbose && !w.mpi)
             for (int l = 0; l < w.nlocal; l++)
                 printf("  GPU %d     %zu keys in, %zu keys out\n", w.part[l].rank, w.part[l].n_in, w.part[l].n_out);
-        char cub_field[64] = "cub_ms=NA vs_cub=NA";
+        char cub_field[128] = "cub_ms=NA vs_cub=NA";
         if (!cub_why)
-            snprintf(cub_field, sizeof cub_field, "cub_ms=%.3f vs_cub=%.2f", cub_ms, sort_ms / cub_ms);
+            snprintf(cub_field, sizeof cub_field, "cub_ms=%.3f vs_cub=%.2f cub_call=%s", cub.ms,
+                     sort_ms / cub.ms, cub_call_name(&cub));
         printf("RESULT stage=08_multi_gpu step=08.%d n=%zu dist=%s seed=%llu gpus=%d mpi=%d runs=%d "
                "sort_ms=%.3f count_ms=%.3f partition_ms=%.3f split_ms=%.3f exchange_ms=%.3f "
                "local_sort_ms=%.3f moved_gb=%.3f %s check=%s gpu=\"%s\"\n",

@@ -49,24 +49,66 @@ template <typename Sort> static double median_of_runs(int runs, Sort sort)
     return median_of_runs(runs, [] {}, sort);
 }
 
-static int count_fits(size_t n, char *err, size_t errlen)
+/* One sort in both of CUB's count types: sort(count) with count an int and an int64_t,
+ * `runs` timed rounds after a warm-up round, each round one call of each, who goes first
+ * alternating, so that neither always runs on a GPU the other has just warmed.  Where n
+ * is more than an int counts, the int64_t form alone.  Both forms write the same sorted
+ * output. */
+template <typename Sort> static void time_both_counts(size_t n, int runs, Sort sort, cub_times *t)
 {
-    if (n > (size_t)INT32_MAX) {
-        snprintf(err, errlen, "CUB baseline: %zu keys is more than this wrapper's int count", n);
-        return -1;
+    const bool narrow = n <= (size_t)INT32_MAX;
+    std::vector<double> i32(runs), i64(runs);
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    for (int r = -1; r < runs; r++) { /* r = -1 is the warm-up */
+        for (int turn = 0; turn < 2; turn++) {
+            bool wide = ((r + turn) & 1) == 1;
+            if (!wide && !narrow)
+                continue;
+            CUDA_CHECK(cudaEventRecord(start));
+            if (wide)
+                sort((int64_t)n);
+            else
+                sort((int)n);
+            CUDA_CHECK_LAUNCH();
+            CUDA_CHECK(cudaEventRecord(stop));
+            CUDA_CHECK(cudaEventSynchronize(stop));
+            float ms = 0.0f;
+            CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+            if (r >= 0)
+                (wide ? i64 : i32)[r] = ms;
+        }
     }
-    return 0;
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    t->i64_ms = i64[median_index(i64.data(), runs)];
+    t->i32_ms = narrow ? i32[median_index(i32.data(), runs)] : -1.0;
+    t->ms = narrow && t->i32_ms < t->i64_ms ? t->i32_ms : t->i64_ms;
+}
+
+extern "C" const char *cub_call_name(const cub_times *t)
+{
+    return t->i32_ms > 0 && t->i32_ms < t->i64_ms ? "i32" : "i64";
+}
+
+/* CUB's temporary bytes for a sort in either count type: the larger. */
+template <typename Query> static size_t temp_bytes_both(size_t n, Query query)
+{
+    size_t wide = 0, narrow = 0;
+    query((int64_t)n, wide);
+    if (n <= (size_t)INT32_MAX)
+        query((int)n, narrow);
+    return wide > narrow ? wide : narrow;
 }
 
 extern "C" int cub_sort_keys(const uint32_t *keys, size_t n, int runs, uint32_t *out,
-                             double *median_ms, char *err, size_t errlen)
+                             cub_times *t, char *err, size_t errlen)
 {
-    if (count_fits(n, err, errlen) != 0)
-        return -1;
-    const int count = (int)n;
-    size_t temp_bytes = 0;
-    CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, (const uint32_t *)nullptr,
-                                              (uint32_t *)nullptr, count));
+    size_t temp_bytes = temp_bytes_both(n, [](auto count, size_t &bytes) {
+        CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, (const uint32_t *)nullptr,
+                                                  (uint32_t *)nullptr, count));
+    });
     if (gpu_require_memory(2 * n * sizeof(uint32_t) + temp_bytes, "the CUB baseline", err,
                            errlen) != 0)
         return -1;
@@ -76,9 +118,10 @@ extern "C" int cub_sort_keys(const uint32_t *keys, size_t n, int runs, uint32_t 
     void *d_temp = gpu_alloc(temp_bytes, 0);
     CUDA_CHECK(cudaMemcpy(d_in, keys, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
 
-    *median_ms = median_of_runs(runs, [&] {
-        CUDA_CHECK(cub::DeviceRadixSort::SortKeys(d_temp, temp_bytes, d_in, d_out, count));
-    });
+    time_both_counts(n, runs, [&](auto count) {
+        size_t bytes = temp_bytes;
+        CUDA_CHECK(cub::DeviceRadixSort::SortKeys(d_temp, bytes, d_in, d_out, count));
+    }, t);
 
     if (out)
         CUDA_CHECK(cudaMemcpy(out, d_out, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
@@ -130,11 +173,11 @@ extern "C" int thrust_sort_keys(const uint32_t *keys, size_t n, int runs, uint32
     return 0;
 }
 
-/* One CUB call for every combination: keys or pairs, ascending or descending.
- * temp NULL asks for the temporary bytes only. */
-template <typename Key>
+/* One CUB call for every combination: keys or pairs, ascending or descending, with a
+ * count of either type.  temp NULL asks for the temporary bytes only. */
+template <typename Key, typename Count>
 static void cub_call(void *temp, size_t &temp_bytes, const Key *d_keys_in, Key *d_keys_out,
-                     const uint32_t *d_values_in, uint32_t *d_values_out, int count, bool pairs,
+                     const uint32_t *d_values_in, uint32_t *d_values_out, Count count, bool pairs,
                      bool descending, int begin_bit, int end_bit)
 {
     using cub::DeviceRadixSort;
@@ -158,15 +201,15 @@ static void cub_call(void *temp, size_t &temp_bytes, const Key *d_keys_in, Key *
 template <typename Key>
 static int sort_ordered_as(const uint32_t *keys, const uint32_t *values, size_t n,
                            int descending, int begin_bit, int end_bit, int runs,
-                           uint32_t *out_keys, uint32_t *out_values, double *median_ms,
+                           uint32_t *out_keys, uint32_t *out_values, cub_times *t,
                            char *err, size_t errlen)
 {
-    const int count = (int)n;
     const size_t bytes = n * sizeof(uint32_t);
     const bool pairs = values != nullptr;
-    size_t temp_bytes = 0;
-    cub_call<Key>(nullptr, temp_bytes, nullptr, nullptr, nullptr, nullptr, count, pairs,
-                  descending, begin_bit, end_bit);
+    size_t temp_bytes = temp_bytes_both(n, [&](auto count, size_t &query_bytes) {
+        cub_call<Key>(nullptr, query_bytes, (const Key *)nullptr, (Key *)nullptr, nullptr, nullptr,
+                      count, pairs, descending, begin_bit, end_bit);
+    });
     if (gpu_require_memory((pairs ? 4 : 2) * bytes + temp_bytes, "the CUB baseline", err,
                            errlen) != 0)
         return -1;
@@ -181,10 +224,11 @@ static int sort_ordered_as(const uint32_t *keys, const uint32_t *values, size_t 
         CUDA_CHECK(cudaMemcpy(d_values_in, values, bytes, cudaMemcpyHostToDevice));
     }
 
-    *median_ms = median_of_runs(runs, [&] {
-        cub_call<Key>(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, count,
+    time_both_counts(n, runs, [&](auto count) {
+        size_t call_bytes = temp_bytes;
+        cub_call<Key>(d_temp, call_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, count,
                       pairs, descending, begin_bit, end_bit);
-    });
+    }, t);
 
     if (out_keys)
         CUDA_CHECK(cudaMemcpy(out_keys, d_keys_out, bytes, cudaMemcpyDeviceToHost));
@@ -203,19 +247,17 @@ static int sort_ordered_as(const uint32_t *keys, const uint32_t *values, size_t 
 extern "C" int cub_sort_ordered(const uint32_t *keys, const uint32_t *values, size_t n,
                                 int key_type, int descending, int begin_bit, int end_bit,
                                 int runs, uint32_t *out_keys, uint32_t *out_values,
-                                double *median_ms, char *err, size_t errlen)
+                                cub_times *t, char *err, size_t errlen)
 {
-    if (count_fits(n, err, errlen) != 0)
-        return -1;
     switch (key_type) {
     case CUB_KEYS_I32:
         return sort_ordered_as<int32_t>(keys, values, n, descending, begin_bit, end_bit, runs,
-                                        out_keys, out_values, median_ms, err, errlen);
+                                        out_keys, out_values, t, err, errlen);
     case CUB_KEYS_F32:
         return sort_ordered_as<float>(keys, values, n, descending, begin_bit, end_bit, runs,
-                                      out_keys, out_values, median_ms, err, errlen);
+                                      out_keys, out_values, t, err, errlen);
     default:
         return sort_ordered_as<uint32_t>(keys, values, n, descending, begin_bit, end_bit, runs,
-                                         out_keys, out_values, median_ms, err, errlen);
+                                         out_keys, out_values, t, err, errlen);
     }
 }

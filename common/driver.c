@@ -283,8 +283,8 @@ static int run_stage(const run_config *cfg, key_buffers *b, sort_report *median,
 }
 
 static double time_qsort(const key_buffers *b, int runs);
-static double time_cub_ordered(const sort_options *opt, int runs, key_buffers *b, char *check,
-                               size_t checklen, int *check_ok);
+static cub_times time_cub_ordered(const sort_options *opt, int runs, key_buffers *b,
+                                  char *check, size_t checklen, int *check_ok);
 static double time_thrust(const run_config *cfg, key_buffers *b, double sort_ms, const char *gpu,
                           char *check, size_t checklen, int *check_ok);
 
@@ -336,8 +336,21 @@ static void print_steps(const sort_report *rep, const sort_options *opt, size_t 
     }
 }
 
+/* CUB's row of the table: its faster call (the baseline), and the other. */
+static void print_cub(const char *what, const cub_times *cub, double sort_ms, const char *gpu)
+{
+    printf("  %-22s %12.3f   this stage takes %.2fx CUB's time (%s)\n", what, cub->ms,
+           cub->ms > 0 ? sort_ms / cub->ms : 0.0, gpu);
+    if (cub->i32_ms > 0)
+        printf("  %-22s %12.3f   with an int64_t count, %.3f with an int: the faster is the baseline\n",
+               "", cub->i64_ms, cub->i32_ms);
+    else
+        printf("  %-22s %12.3f   with an int64_t count (more keys than an int counts)\n", "",
+               cub->i64_ms);
+}
+
 static void print_result_line(const run_config *cfg, size_t n, const sort_report *rep,
-                              double sort_ms, double min_ms, double qsort_ms, double cub_ms,
+                              double sort_ms, double min_ms, double qsort_ms, const cub_times *cub,
                               double thrust_ms, double copy_gbs, int check_ok, const char *gpu)
 {
     char id[16];
@@ -365,8 +378,12 @@ static void print_result_line(const run_config *cfg, size_t n, const sort_report
     printf(" setup_ms=%.3f", rep->setup_ms);
     if (qsort_ms >= 0)
         printf(" qsort_ms=%.3f", qsort_ms);
-    if (cub_ms > 0) {
-        printf(" cub_ms=%.3f vs_cub=%.2f", cub_ms, sort_ms / cub_ms);
+    /* vs_cub: against CUB's faster call, named by cub_call (cub_baseline.h) */
+    if (cub->ms > 0) {
+        printf(" cub_ms=%.3f vs_cub=%.2f cub_call=%s", cub->ms, sort_ms / cub->ms, cub_call_name(cub));
+        if (cub->i32_ms > 0)
+            printf(" cub_i32_ms=%.3f", cub->i32_ms);
+        printf(" cub_i64_ms=%.3f", cub->i64_ms);
     } else {
         printf(" cub_ms=NA vs_cub=NA");
     }
@@ -450,27 +467,24 @@ int main(int argc, char **argv)
         print_comparison(sort_ms, qsort_ms);
     }
 
-    double cub_ms = -1.0;
+    cub_times cub = {-1.0, -1.0, -1.0};
     char gpu[256] = "none";
     if (have_gpu) {
         gpu_name(gpu, sizeof gpu);
         if (cfg.no_cub) {
             printf("  %-22s   not run (--no-cub)\n", "CUB DeviceRadixSort");
         } else if (cfg.sort.pairs || options_change_order(&cfg.sort)) {
-            cub_ms = time_cub_ordered(&cfg.sort, cfg.runs, &b, check, sizeof check, &check_ok);
-            printf("  %-22s %12.3f   this stage takes %.2fx CUB's time (%s)\n",
-                   cfg.sort.pairs ? "CUB SortPairs" : "CUB DeviceRadixSort", cub_ms,
-                   cub_ms > 0 ? sort_ms / cub_ms : 0.0, gpu);
+            cub = time_cub_ordered(&cfg.sort, cfg.runs, &b, check, sizeof check, &check_ok);
+            print_cub(cfg.sort.pairs ? "CUB SortPairs" : "CUB DeviceRadixSort", &cub, sort_ms, gpu);
         } else {
-            if (cub_sort_keys(b.keys, b.n, cfg.runs, b.sorted, &cub_ms, err, sizeof err))
+            if (cub_sort_keys(b.keys, b.n, cfg.runs, b.sorted, &cub, err, sizeof err))
                 die(err);
             char msg[512];
             if (verify_sorted(b.sorted, b.ref, b.n, msg, sizeof msg)) {
                 snprintf(check, sizeof check, "CUB's own output: %s", msg);
                 check_ok = 0;
             }
-            printf("  %-22s %12.3f   this stage takes %.2fx CUB's time (%s)\n",
-                   "CUB DeviceRadixSort", cub_ms, cub_ms > 0 ? sort_ms / cub_ms : 0.0, gpu);
+            print_cub("CUB DeviceRadixSort", &cub, sort_ms, gpu);
         }
     } else {
         printf("  %-22s   not run: no CUDA device (%s)\n", "CUB DeviceRadixSort", why);
@@ -483,7 +497,7 @@ int main(int argc, char **argv)
     if (copy_gbs > 0)
         printf("  %-22s %12.1f   GB/s, a device-to-device copy: what %% of copy refers to\n",
                "copy bandwidth", copy_gbs);
-    print_result_line(&cfg, b.n, &rep, sort_ms, min_ms, qsort_ms, cub_ms, thrust_ms, copy_gbs,
+    print_result_line(&cfg, b.n, &rep, sort_ms, min_ms, qsort_ms, &cub, thrust_ms, copy_gbs,
                       check_ok, gpu);
     free(b.keys);
     free(b.sorted);
@@ -524,12 +538,12 @@ static double time_qsort(const key_buffers *b, int runs)
  * for +0.0.  A difference fails the run's check (CUB's output, or the reference,
  * would then be wrong).  The stage's output has been checked and written before:
  * b->sorted and b->sorted_values take CUB's. */
-static double time_cub_ordered(const sort_options *opt, int runs, key_buffers *b, char *check,
-                               size_t checklen, int *check_ok)
+static cub_times time_cub_ordered(const sort_options *opt, int runs, key_buffers *b,
+                                  char *check, size_t checklen, int *check_ok)
 {
     _Static_assert((int)KEY_I32 == CUB_KEYS_I32 && (int)KEY_F32 == CUB_KEYS_F32, "key type numbers");
     char err[256];
-    double ms = 0.0;
+    cub_times ms = {-1.0, -1.0, -1.0};
     if (cub_sort_ordered(b->keys, opt->pairs ? b->values : NULL, b->n, opt->key_type,
                          opt->descending, first_bit(opt), last_bit(opt), runs, b->sorted,
                          b->sorted_values, &ms, err, sizeof err))

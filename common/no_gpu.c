@@ -43,13 +43,18 @@ int gpu_require_memory(size_t bytes, const char *what, char *err, size_t errlen)
 
 double gpu_copy_gbs(void) { return -1.0; }
 
-int cub_sort_keys(const uint32_t *keys, size_t n, int runs, uint32_t *out, double *median_ms,
+int cub_sort_keys(const uint32_t *keys, size_t n, int runs, uint32_t *out, cub_times *t,
                   char *err, size_t errlen)
 {
     (void)keys, (void)n, (void)runs, (void)out;
-    *median_ms = -1.0;
+    t->ms = t->i32_ms = t->i64_ms = -1.0;
     snprintf(err, errlen, "CUB needs a GPU: %s", WHY);
     return -1;
+}
+
+const char *cub_call_name(const cub_times *t)
+{
+    return t->i32_ms > 0 && t->i32_ms < t->i64_ms ? "i32" : "i64";
 }
 
 int thrust_sort_keys(const uint32_t *keys, size_t n, int runs, uint32_t *out, double *median_ms,
@@ -63,9 +68,9 @@ int thrust_sort_keys(const uint32_t *keys, size_t n, int runs, uint32_t *out, do
 
 int cub_sort_ordered(const uint32_t *keys, const uint32_t *values, size_t n, int key_type,
                      int descending, int begin_bit, int end_bit, int runs, uint32_t *out_keys,
-                     uint32_t *out_values, double *median_ms, char *err, size_t errlen)
+                     uint32_t *out_values, cub_times *t, char *err, size_t errlen)
 {
     (void)values, (void)key_type, (void)descending, (void)begin_bit, (void)end_bit;
     (void)out_values;
-    return cub_sort_keys(keys, n, runs, out_keys, median_ms, err, errlen);
+    return cub_sort_keys(keys, n, runs, out_keys, t, err, errlen);
 }

@@ -4,6 +4,10 @@
 function header_name(col,    title) {
     if (col == "gkeys_s") return "Gkeys/s"
     if (col == "vs_cub") return "vs CUB (x its time)"
+    # which of CUB's calls vs_cub divides by: its count type (common/cub_baseline.h)
+    if (col == "cub_call") return "CUB's count"
+    if (col == "cub_i32_ms") return "CUB, int count (ms)"
+    if (col == "cub_i64_ms") return "CUB, int64_t count (ms)"
     if (col == "vs_cublas") return "vs cuBLAS (x its time)"
     # results/expected_ranges.csv: a ratio on one GPU (vs_cub_h100), or the range of them
     if (col ~ /^vs_(cub|previous)_/) {

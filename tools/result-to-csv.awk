@@ -8,7 +8,8 @@ BEGIN {
                   "skip runs sort_ms min_ms gkeys_s local_sort_ms histogram_ms scan_ms transfer_ms " \
                   "scatter_ms local_sort_gbs histogram_gbs scan_gbs scatter_gbs " \
                   "local_sort_pct histogram_pct scan_pct scatter_pct copy_gbs " \
-                  "setup_ms qsort_ms cub_ms vs_cub thrust_ms vs_thrust check gpu args"
+                  "setup_ms qsort_ms cub_ms vs_cub cub_call cub_i32_ms cub_i64_ms thrust_ms vs_thrust " \
+                  "check gpu args"
     ncols = split(columns, cols, " ")
     if (header) {
         for (i = 1; i <= ncols; i++) printf "%s%s", cols[i], (i < ncols ? "," : "\n")
