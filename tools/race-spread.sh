@@ -23,6 +23,8 @@ args=("$@")
 build=build cuda=()
 ls "${file%%/*}"/*.cu >/dev/null 2>&1 || { build=build/cpu cuda=(CUDA=0); }
 unset MAKEFLAGS MFLAGS MAKELEVEL
+# the race's objects are named alike for every step: another step's must not be taken
+rm -rf "$build/race"
 make -s --no-print-directory "${cuda[@]}" race RACE_FILE="$file" RACE_COURSE="$PWD/$file" >/dev/null
 ratios=()
 for r in $(seq 1 "$rounds"); do
