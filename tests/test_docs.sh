@@ -286,5 +286,17 @@ for md in $(tools/docs-unsourced.sh --docs); do
     fi
 done
 
+# CUB's kernels in each count type (results/cub_counts.md) are what the build's ptxas
+# reported for sm_90, where the build has sm_90 (a GPU build for another architecture,
+# or none: not compared, and said)
+if grep -qs "for 'sm_90'" build/obj/common/cub_baseline.o.ptxas; then
+    checks=$((checks + 1))
+    tools/cub-counts.sh sm_90 >"$tmp/cub_counts" 2>&1 &&
+        diff -q "$tmp/cub_counts" <(grep '^|' results/cub_counts.md) >/dev/null ||
+        fail "results/cub_counts.md differs from tools/cub-counts.sh sm_90 on this build: $(diff "$tmp/cub_counts" <(grep '^|' results/cub_counts.md) | head -n 3 | tr '\n' ' ')"
+else
+    echo "test_docs: the build has no sm_90 code of the CUB baseline: results/cub_counts.md not compared with it (skipped)"
+fi
+
 echo "test_docs: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]
