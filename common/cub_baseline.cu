@@ -87,11 +87,6 @@ template <typename Sort> static void time_both_counts(size_t n, int runs, Sort s
     t->ms = narrow && t->i32_ms < t->i64_ms ? t->i32_ms : t->i64_ms;
 }
 
-extern "C" const char *cub_call_name(const cub_times *t)
-{
-    return t->i32_ms > 0 && t->i32_ms < t->i64_ms ? "i32" : "i64";
-}
-
 /* CUB's temporary bytes for a sort in either count type: the larger. */
 template <typename Query> static size_t temp_bytes_both(size_t n, Query query)
 {

@@ -32,7 +32,10 @@ typedef struct {
 } cub_times;
 
 /* Which call was the faster: "i64" (int64_t count) or "i32" (int count). */
-const char *cub_call_name(const cub_times *t);
+static inline const char *cub_call_name(const cub_times *t)
+{
+    return t->i32_ms > 0 && t->i32_ms < t->i64_ms ? "i32" : "i64";
+}
 
 /* Sorts keys (n of them) on the device with CUB: each count type `runs` times after one
  * warm-up, the two in turn.  Writes the sorted keys to out (may be NULL) and the medians

@@ -52,11 +52,6 @@ int cub_sort_keys(const uint32_t *keys, size_t n, int runs, uint32_t *out, cub_t
     return -1;
 }
 
-const char *cub_call_name(const cub_times *t)
-{
-    return t->i32_ms > 0 && t->i32_ms < t->i64_ms ? "i32" : "i64";
-}
-
 int thrust_sort_keys(const uint32_t *keys, size_t n, int runs, uint32_t *out, double *median_ms,
                      char *err, size_t errlen)
 {

@@ -22,7 +22,7 @@ int median_index(const double *v, int n);
  * ratio of the two, student / course.  Noise from elsewhere - another process on the
  * machine, on its caches and memory, on the GPU - only ever adds time: each file's fastest
  * run is the one it disturbed least.  On a busy 2-core machine the course's file raced
- * against itself stays closer to 1 so than by the median of the runs' ratios
+ * against itself stays closer to 1 this way than by the median of the runs' ratios
  * (tests/README.md, "Checks that involve time"). */
 #define RACE_MAX_RUNS 100
 enum { RACE_COURSE = 0, RACE_WORK = 1 }; /* time_one's who */

@@ -58,8 +58,9 @@ static void test_cub(void)
  * clock and writes down how long it ran by it, and the events are compared with that.
  * The margin of "no less" is two event resolutions (CUDA: about 0.5 us each) and two
  * steps of the GPU's clock as the spin saw it; of "no more", 0.05 ms (the host clock and
- * the events each resolve far finer).  Each round's figures are printed: the measured
- * spread, reported, not judged (tests/README.md, "Checks that involve time"). */
+ * the events each resolve far finer).  The first round's figures and the spread over the
+ * rounds are printed: measurements, reported, not judged (tests/README.md, "Checks that
+ * involve time"). */
 enum { TIMER_ROUNDS = 10 };
 
 static void test_step_timer(void)
