@@ -29,6 +29,16 @@ check_that "make diff FROM=06 TO=06 is 06.14 -> 06.1" \
 tools/diff.sh 09 04 >/dev/null 2>"$tmp/err" # make adds a line of its own, "Error 1"
 check_that "make diff FROM=09 fails with one line naming the steps ($(cat "$tmp/err"))" \
     bash -c "[ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q \"no step '09' (make steps lists them: 01 02\" '$tmp/err'"
+# a name that is no number at all gets the same one line (never a shell error)
+for bad in abc x 1a 04x -1 .5 7.9.1; do
+    tools/diff.sh "$bad" 04 >/dev/null 2>"$tmp/err"
+    rc=$?
+    check_that "make diff FROM=$bad: exit 2 and the one line an unknown step gets (exit $rc: $(head -c 120 "$tmp/err"))" \
+        bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -qF \"no step '$bad' (make steps lists them: 01 02\" '$tmp/err'"
+done
+tools/diff.sh --nn06 x 3 >/dev/null 2>"$tmp/err"
+check_that "make diff06 FROM=x: exit 2, one line ($(head -c 120 "$tmp/err"))" \
+    bash -c "[ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q \"no version 'x'\" '$tmp/err'"
 diff06() { m diff06 FROM="$1" TO="$2" 2>/dev/null | head -n 2 | paste -sd' ' -; }
 check_that "make diff06 FROM=06.3 TO=06.10 is versions 3 -> 10" \
     test "$(diff06 06.3 06.10)" = "--- 06_nn_histogram/v3_privatised.cu +++ 06_nn_histogram/v10_copies.cu"

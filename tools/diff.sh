@@ -27,7 +27,7 @@ fi
 # file_of ID first|last: the file of step ID - of a stage's first or last step where ID is
 # a stage of several steps; a message and exit 2 if there is none
 file_of() {
-    local id file
+    local id="" file=""
     id=$(step_id "$1") && file=$(step_field "$id" 2)
     if [ -z "$file" ] && [ -n "$id" ] && [[ $id != *.* ]]; then # a stage: its first or last step
         id=$(step_ids | grep "^$id\." | { if [ "$2" = first ]; then head -n 1; else tail -n 1; fi; })
