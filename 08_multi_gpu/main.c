@@ -89,9 +89,22 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
     *o = (options){.n = 268435456, .dist = DIST_UNIFORM, .seed = 2026, .runs = 5, .step = MG_STEP_COUNT};
     int n_given = 0;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        /* --option=value is --option value, as in every program of the course */
+        char name[64];
+        const char *a = argv[i], *inline_value = NULL;
+        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+        if (eq && (size_t)(eq - a) < sizeof name) {
+            memcpy(name, a, (size_t)(eq - a));
+            name[eq - a] = '\0';
+            a = name, inline_value = eq + 1;
+        }
+        const char *v = inline_value ? inline_value : i + 1 < argc ? argv[i + 1] : NULL;
+        int taken = inline_value ? 0 : 1; /* the arguments a value takes after the option */
         size_t x = 0;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        if (inline_value && (!strcmp(a, "--help") || !strcmp(a, "--verbose") || !strcmp(a, "--no-cub"))) {
+            snprintf(err, errlen, "%s: takes no value", argv[i]);
+            return -1;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             exit(0);
         } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
@@ -99,7 +112,7 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
         } else if (!strcmp(a, "--no-cub")) {
             o->no_cub = 1;
         } else if (!is_value_option(a)) {
-            snprintf(err, errlen, "%s: unknown %s (--help lists the options)", a, a[0] == '-' ? "option" : "argument");
+            snprintf(err, errlen, "%s: unknown %s (--help lists the options)", argv[i], a[0] == '-' ? "option" : "argument");
             return -1;
         } else if (!v) {
             snprintf(err, errlen, "%s: needs a value", a);
@@ -109,37 +122,37 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
                 snprintf(err, errlen, "-n %s: a number of keys from 1 to 2^36 (68719476736)", v);
                 return -1;
             }
-            o->n = x, n_given = 1, i++;
+            o->n = x, n_given = 1, i += taken;
         } else if (!strcmp(a, "--dist")) {
             if (dist_from_name(v, &o->dist)) {
                 snprintf(err, errlen, "--dist %s: one of %s", v, dist_list());
                 return -1;
             }
-            i++;
+            i += taken;
         } else if (!strcmp(a, "--seed")) {
             if (parse_size(v, &x)) {
                 snprintf(err, errlen, "--seed %s: a non-negative integer", v);
                 return -1;
             }
-            o->seed = x, i++;
+            o->seed = x, i += taken;
         } else if (!strcmp(a, "--gpus")) {
             if (parse_size(v, &x) || x < 1 || x > MG_MAX_GPUS) {
                 snprintf(err, errlen, "--gpus %s: from 1 to %d", v, MG_MAX_GPUS);
                 return -1;
             }
-            o->gpus = (int)x, i++;
+            o->gpus = (int)x, i += taken;
         } else if (!strcmp(a, "--step")) {
             if (parse_size(v, &x) || x < 1 || x > (size_t)MG_STEP_COUNT) {
                 snprintf(err, errlen, "--step %s: from 1 to %d", v, MG_STEP_COUNT);
                 return -1;
             }
-            o->step = (int)x, i++;
+            o->step = (int)x, i += taken;
         } else if (!strcmp(a, "--runs")) {
             if (parse_size(v, &x) || x < 1 || x > 100) {
                 snprintf(err, errlen, "--runs %s: from 1 to 100", v);
                 return -1;
             }
-            o->runs = (int)x, i++;
+            o->runs = (int)x, i += taken;
         } else if (!strcmp(a, "--check")) {
             if (!strcmp(v, "ref"))
                 o->check = CHECK_REF;
@@ -151,11 +164,11 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
                 snprintf(err, errlen, "--check %s: ref, hash or auto", v);
                 return -1;
             }
-            i++;
+            i += taken;
         } else if (!strcmp(a, "--input")) {
-            o->input = v, i++;
+            o->input = v, i += taken;
         } else if (!strcmp(a, "--output")) {
-            o->output = v, i++;
+            o->output = v, i += taken;
         }
     }
     if (o->input && n_given) {

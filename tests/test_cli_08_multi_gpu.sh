@@ -36,4 +36,10 @@ expect_error "cannot create output file" -n 8 --output "$tmp/no/such/dir/out.bin
 name=$(sed -n 's/^const char \*const MG_STEP_NAME = "\(08\.[0-9]*: [^"]*\)";$/\1/p' "$last")
 check_that "--help names the last step ($name)" sh -c "'$bin' --help | grep -qF '$name'"
 expect_accepted -n 1000 --runs 1 --no-cub
+# --option=value, as every program of the course takes it
+expect_error "--runs 0: from 1 to 100" --runs=0
+expect_error "--dist zipf: one of uniform" --dist=zipf
+expect_error "--no-cub=yes: takes no value" --no-cub=yes
+expect_error "--frob=1: unknown option" --frob=1
+expect_accepted -n 1000 --runs=1 --gpus=1 --check=ref --no-cub
 finish test_cli_08_multi_gpu
