@@ -240,6 +240,11 @@ int step_from_args(int argc, char **argv, const char *stage_name, int nsteps, ch
         else
             continue;
         uint64_t k;
+        if (nsteps == 1) { /* no --step at all: its --help lists none */
+            snprintf(err, errlen, "--step: %s is a stage of one step (its --help lists no --step)",
+                     stage_name);
+            return -1;
+        }
         if (!value) {
             snprintf(err, errlen, "--step needs a value (see --help)");
             return -1;
@@ -250,12 +255,8 @@ int step_from_args(int argc, char **argv, const char *stage_name, int nsteps, ch
             return -1;
         }
         if (k < 1 || k > (uint64_t)nsteps) {
-            if (nsteps == 1)
-                snprintf(err, errlen, "--step %s: %s is a stage of one step", clip(value).text,
-                         stage_name);
-            else
-                snprintf(err, errlen, "--step %s: %s accepts 1..%d (see --help)",
-                         clip(value).text, stage_name, nsteps);
+            snprintf(err, errlen, "--step %s: %s accepts 1..%d (see --help)", clip(value).text,
+                     stage_name, nsteps);
             return -1;
         }
         step = (int)k;
@@ -404,7 +405,8 @@ void print_sort_usage(FILE *f, const stage_info *stage)
             RUNS_DEFAULT);
     fprintf(f, "  --verbose, -v     also print the time of every step of every pass\n");
     fprintf(f, "  --no-cub          do not run the CUB baseline\n");
-    fprintf(f, "  --thrust          also time thrust::sort on the same keys (u32, ascending, keys only)\n");
+    if (stage->needs_gpu) /* the CPU stage refuses it */
+        fprintf(f, "  --thrust          also time thrust::sort on the same keys (u32, ascending, keys only)\n");
     fprintf(f, "options of this stage\n");
     char bits[48], block[48], scan_block[48], kpt[48];
     range_text(stage->range.bits, bits, sizeof bits);

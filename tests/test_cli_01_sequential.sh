@@ -20,6 +20,8 @@ expect_error "not an option of 01_sequential" --kpt 3
 expect_error "not an option of 01_sequential" --scan blelloch
 expect_error "not an option of 01_sequential" --scan-block 33
 expect_error "01_sequential is a stage of one step" --step 2
+expect_error "01_sequential is a stage of one step" --step 1
+check_that "01's --help lists no --thrust, which it refuses" sh -c "! '$bin' --help | grep -q -- --thrust"
 expect_error "read only in blocked mode" --block 33
 expect_error "plain or blocked" --mode sideways
 expect_error "--block" --mode blocked --block 0

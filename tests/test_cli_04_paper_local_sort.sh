@@ -17,6 +17,7 @@ expect_error "--kpt 17" --kpt 17
 expect_error "shared memory" --block 1024 --kpt 16
 expect_error "not an option of 04_paper_local_sort" --hist 3
 expect_error "04_paper_local_sort is a stage of one step" --step 2
+expect_error "04_paper_local_sort is a stage of one step" --step=1
 expect_accepted -n 1000 --runs 1 --kpt 3 --bits=2 --block 64 --scan=blelloch --no-cub
 # what is sorted: u32 keys ascending by all bits only, here
 expect_error "--pairs is not an option of 04_paper_local_sort" --pairs

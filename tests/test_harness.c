@@ -316,8 +316,9 @@ static int step_of(const char *args, int nsteps, char *err, size_t errlen)
     return step_from_args(c.argc, c.argv, "fake_stage", nsteps, err, errlen);
 }
 
-/* --step K: the last step without it; 1..nsteps with it; one line for anything else;
- * parse_sort_args then passes over it. */
+/* --step K: the last step without it; 1..nsteps with it; one line for anything else, and
+ * for any --step at all in a stage of one step (its --help lists none); parse_sort_args
+ * then passes over it. */
 static void test_steps_option(void)
 {
     char err[512];
@@ -325,7 +326,8 @@ static void test_steps_option(void)
     CHECK(step_of("-n 5 --bits 4", 3, err, sizeof err) == 3);
     CHECK(step_of("--step 1 -n 5", 3, err, sizeof err) == 1);
     CHECK(step_of("--step=2", 3, err, sizeof err) == 2);
-    CHECK(step_of("--step 1", 1, err, sizeof err) == 1);
+    CHECK(step_of("-n 5", 1, err, sizeof err) == 1);
+    CHECK(step_of("--step 1", 1, err, sizeof err) < 0 && strstr(err, "is a stage of one step"));
     CHECK(step_of("--step 4", 3, err, sizeof err) < 0 && strstr(err, "--step 4: fake_stage accepts 1..3"));
     CHECK(step_of("--step 0", 3, err, sizeof err) < 0 && strstr(err, "accepts 1..3"));
     CHECK(step_of("--step two", 3, err, sizeof err) < 0 && strstr(err, "--step 'two'"));
