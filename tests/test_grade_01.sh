@@ -72,6 +72,11 @@ check_that "a file that spins is graded 'timed out' ($spin)" graded "$rc" 1 \
 echo "  a file that spins: $spin"
 tools/grade.sh 01 "$tmp/none.c" >/dev/null 2>&1
 check_that "a missing file is a usage error (exit 2)" test $? -eq 2
+: >"$tmp/empty.c"
+tools/grade.sh 01 "$tmp/empty.c" >/dev/null 2>"$tmp/empty.err"
+rc=$?
+check_that "an empty file is a usage error, exit 2 and one line (exit $rc: $(cat "$tmp/empty.err"))" \
+    bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/empty.err') -eq 1 ] && grep -q 'the file is empty' '$tmp/empty.err'"
 LEVEL=hard tools/grade.sh 01 "$ref" >/dev/null 2>&1
 check_that "an unknown level is a usage error (exit 2)" test $? -eq 2
 echo 'this is not C' >"$tmp/broken.c"

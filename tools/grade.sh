@@ -59,6 +59,8 @@ case $level in write | guided) ;; *)
 esac
 [ -r "$2" ] && { [ -f "$2" ] || [ -d "$2" ]; } ||
     { echo "make grade: WORK=$2: no such readable file or folder" >&2; exit 2; }
+[ -d "$2" ] || [ -s "$2" ] ||
+    { echo "make grade: WORK=$2: the file is empty (hand in the step's file with your work in it)" >&2; exit 2; }
 work=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 stage=${file%%/*}
 step_args="" test_program=tests/test_$stage
