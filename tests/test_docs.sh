@@ -286,6 +286,24 @@ for md in $(tools/docs-unsourced.sh --docs); do
     fi
 done
 
+# What the prose says of the tree, against the tree: every deck is linked from the README's
+# list of decks; the README's example of a stage number alone in make diff names the steps
+# steps.txt gives; the 07 deck's range of changed lines of its later steps is make steps'.
+for deck in slides/[0-9][0-9]_*.md; do
+    checks=$((checks + 1))
+    grep -qF "]($deck)" README.md || fail "README.md's list of decks does not link $deck"
+done
+checks=$((checks + 1))
+. tools/steps-lib.sh
+last05=$(step_ids | grep '^05\.' | tail -n 1) first07=$(step_ids | grep '^07\.' | head -n 1)
+grep -qF "\`FROM=05 TO=07\` is $last05 -> $first07" README.md ||
+    fail "README.md should say \`FROM=05 TO=07\` is $last05 -> $first07 (steps.txt)"
+checks=$((checks + 1))
+range07=$(tools/steps.sh | awk '$1 ~ /^07\.[2-9]$/ { c = $3 + 0; if (lo == "" || c < lo) lo = c; if (c > hi) hi = c }
+                                END { print lo " to " hi }')
+grep -qF "one lesson of $range07 changed" slides/07_onesweep.md ||
+    fail "slides/07_onesweep.md should give the later steps' changed lines as $range07 (make steps)"
+
 # CUB's kernels in each count type (results/cub_counts.md) are what the build's ptxas
 # reported for sm_90, where the build has sm_90 (a GPU build for another architecture,
 # or none: not compared, and said)
