@@ -47,6 +47,13 @@ m diff06 FROM=3 TO=15 >/dev/null 2>"$tmp/err"
 check_that "make diff06 TO=15 names the versions ($(cat "$tmp/err"))" \
     grep -q "no version '15' (the versions: 1 2 3 4 5 6 7 8 9 10 11 12 13 14, or 06.N)" "$tmp/err"
 
+# make handout at both levels into the default folders: one folder a level, so that one
+# never overwrites the other
+rm -rf build/handout/01 build/handout/01-guided
+LEVEL=write tools/handout.sh 01 >/dev/null 2>&1 && LEVEL=guided tools/handout.sh 01 >/dev/null 2>&1
+check_that "make handout STEP=01, then LEVEL=guided: build/handout/01 keeps the write level, 01-guided the guided" \
+    bash -c "grep -q 'Level: \*\*write\*\*' build/handout/01/HANDOUT.md && grep -q 'Level: \*\*guided\*\*' build/handout/01-guided/HANDOUT.md"
+
 # make handout, make grade: the usage before anything else
 m handout >/dev/null 2>"$tmp/err"
 check_that "make handout with no STEP prints the usage ($(cat "$tmp/err"))" grep -q '^usage: make handout STEP=ID' "$tmp/err"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # handout.sh STEP [DIR] - `make handout STEP=01 [LEVEL=write|guided]`: what a student of one
-# step starts from, in DIR (default build/handout/STEP) and DIR.tar.gz beside it.
+# step starts from, in DIR (default build/handout/STEP, build/handout/STEP-guided at the
+# guided level, so that one level's handout never overwrites the other's) and DIR.tar.gz
+# beside it.
 #
 # Two levels (LEVEL, default write; tools/lab-stub.awk):
 #   write   the student writes the lesson's core function or kernel whole: each hole the
@@ -73,7 +75,7 @@ done
 marked=$(grep -l "/\* $mark BEGIN " $candidates 2>/dev/null || true)
 [ -n "$marked" ] ||
     { echo "make handout: step $id marks no hole of the $level level (/* $mark BEGIN name: task */ ... /* $mark END name */)" >&2; exit 2; }
-out=${2:-build/handout/$id}
+out=${2:-build/handout/$id$([ "$level" = write ] || echo "-$level")} # one folder a level
 stubs=$(mktemp -d)
 trap 'rm -rf "$stubs"' EXIT
 for f in $marked; do
