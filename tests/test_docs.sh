@@ -270,6 +270,16 @@ probe 0 "took 1.0x<!-- src $tmp/s.log /Wall time:/ 1 / / s\\./ -1 -->"
 probe 0 "took 0.0%<!-- src $tmp/s.log /Wall time:/ 1 -% / s\\./ -1 -->, saved 0 s<!-- src $tmp/s.log /Wall time:/ 1 - / s\\./ -1 -->"
 probe 1 "took 1.5x<!-- src $tmp/s.log /Wall time:/ 1 / / s\\./ -1 -->"
 probe 1 "in 197 s<!-- src $tmp/missing.log /Wall time:/ 1 -->"
+# the fix mode (tools/prose-fix.sh): a stale figure becomes its source's value, printed to
+# the same decimals; a line whose figures match, a code block and a table stay as they are
+checks=$((checks + 1))
+printf '%s\n' "took 6.735 ms<!-- src $tmp/s.csv n=1024 sort_ms --> and 1.2x<!-- src $tmp/s.csv n=2048 sort_ms -->" \
+    "kept 6.75 ms<!-- src $tmp/s.csv n=1024 sort_ms -->" '```' 'code 1.0 ms' '```' >"$tmp/fix.md"
+awk -v md=fix -v fix="$tmp/fixed.md" -f tools/csv.awk -f tools/prose-sources.awk "$tmp/fix.md" >/dev/null 2>&1
+printf '%s\n' "took 6.747 ms<!-- src $tmp/s.csv n=1024 sort_ms --> and 1.2x<!-- src $tmp/s.csv n=2048 sort_ms -->" \
+    "kept 6.75 ms<!-- src $tmp/s.csv n=1024 sort_ms -->" '```' 'code 1.0 ms' '```' >"$tmp/want.md"
+cmp -s "$tmp/fixed.md" "$tmp/want.md" ||
+    fail "prose-sources.awk -v fix: $(diff "$tmp/want.md" "$tmp/fixed.md" | head -n 4 | tr '\n' ' ')"
 
 for md in $(tools/docs-unsourced.sh --docs); do
     checks=$((checks + 1))

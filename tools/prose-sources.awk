@@ -29,6 +29,10 @@
 # The figure is the last number before the marker; it must equal the source's value
 # rounded to the digits it prints (6.747 matches 6.7465 to 6.7475; 1,318 matches 1318).
 #
+# With -v fix=FILE it also writes the document to FILE with every figure that no longer
+# matches its source replaced by the source's value, printed to the same decimals (and
+# each such change on stdout: "FIX md:line: 6.36 -> 5.53 (SOURCE)"): the numbers follow a
+# new measurement; the words around them are for a reader to check (tools/prose-fix.sh).
 # Prints one line per problem, "FAIL md:line: ...", and at the end
 #   SOURCED <n> QUOTED <q> GIVEN <g> UNSOURCED <m>
 # where UNSOURCED counts the figures left without a marker: a number with a unit of time,
@@ -204,10 +208,27 @@ function matches(printed, value,    d, p) {
            (p - value <= 0.5 * 10 ^ -d + 1e-9 * (value < 0 ? -value : value) + 1e-12)
 }
 
+# the value printed as `printed` is: the same decimals, and thousands' commas where it had them
+function reprint(printed, value,    d, s, int_part, frac, grouped) {
+    d = 0
+    if (index(printed, ".")) d = length(printed) - index(printed, ".")
+    s = sprintf("%." d "f", value)
+    if (!index(printed, ",")) return s
+    int_part = s; frac = ""
+    if (index(s, ".")) { int_part = substr(s, 1, index(s, ".") - 1); frac = substr(s, index(s, ".")) }
+    grouped = ""
+    while (length(int_part) > 3) {
+        grouped = "," substr(int_part, length(int_part) - 2) grouped
+        int_part = substr(int_part, 1, length(int_part) - 3)
+    }
+    return int_part grouped frac
+}
+
 # checks every marker of text (one line), returns the text with each marker and the
-# figure before it taken out
-function check_markers(text,    out, before, body, figure, value, open_at, tail, m, kind) {
-    out = ""
+# figure before it taken out; with fix, fixed_line is the line with each stale figure
+# replaced by its source's value
+function check_markers(text,    out, before, body, figure, value, open_at, tail, m, kind, start) {
+    out = ""; fixed_line = ""
     while (match(text, /(<!-- (src|quoted|given) [^>]*-->|\[(src|quoted|given) [^]]*\])/)) {
         before = substr(text, 1, RSTART - 1)
         m = substr(text, RSTART, RLENGTH)
@@ -224,15 +245,23 @@ function check_markers(text,    out, before, body, figure, value, open_at, tail,
             figure = substr(tail, RSTART, RLENGTH); open_at += RSTART + RLENGTH - 1
             tail = substr(tail, RSTART + RLENGTH)
         }
-        if (figure == "") { fail("a " kind " marker with no number before it"); out = out before; continue }
-        out = out substr(before, 1, open_at - length(figure))
-        if (kind == "quoted") { quoted++; continue }
-        if (kind == "given") { given++; continue }
+        if (figure == "") { fail("a " kind " marker with no number before it"); out = out before; fixed_line = fixed_line before m; continue }
+        start = open_at - length(figure)
+        out = out substr(before, 1, start)
+        if (kind == "quoted") { quoted++; fixed_line = fixed_line before m; continue }
+        if (kind == "given") { given++; fixed_line = fixed_line before m; continue }
         sourced++
         value = source_value(body)
-        if (value != "" && !matches(figure, value))
+        if (value != "" && !matches(figure, value)) {
             fail("prints " figure ", its source says " value " (" body ")")
+            if (fix != "") {
+                printf "FIX %s:%d: %s -> %s (%s)\n", md, NR, figure, reprint(figure, value), body
+                before = substr(before, 1, start) reprint(figure, value) substr(before, open_at + 1)
+            }
+        }
+        fixed_line = fixed_line before m
     }
+    fixed_line = fixed_line text
     return out text
 }
 
@@ -250,6 +279,8 @@ function count_unsourced(text,    rest, fig, after) {
 }
 
 BEGIN { in_code = 0; in_table = 0; failures = 0; sourced = 0; quoted = 0; given = 0; unsourced = 0 }
+# with fix: the lines whose figures are not checked go to the fixed copy as they are
+fix != "" && (in_code || in_table || /^```/ || /<!-- table |<!-- fit-check -->|<!-- end table -->|<!-- end fit-check -->/) { print > fix }
 /^```/ { in_code = !in_code; next }
 in_code { next }
 /<!-- table |<!-- fit-check -->/ { in_table = 1; next }
@@ -257,6 +288,7 @@ in_code { next }
 in_table { next }
 {
     line = check_markers($0)
+    if (fix != "") print fixed_line > fix
     gsub(/`[^`]*`/, "", line)          # inline code: commands and names, not figures
     gsub(/<!-- (table|code|diff|diff06) [^>]*-->/, "", line)
     count_unsourced(line)
