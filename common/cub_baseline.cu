@@ -17,6 +17,19 @@
 #include "gpu.h"
 #include "stats.h"
 
+/* The time of one call of sort(), by the CUDA events start and stop around it. */
+template <typename Sort> static double timed_ms(cudaEvent_t start, cudaEvent_t stop, Sort sort)
+{
+    CUDA_CHECK(cudaEventRecord(start));
+    sort();
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaEventRecord(stop));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    return ms;
+}
+
 /* The median of `runs` timed calls of sort(), after one untimed warm-up call,
  * each measured with CUDA events around it; prepare() runs before each call,
  * outside the time. */
@@ -29,24 +42,13 @@ static double median_of_runs(int runs, Prepare prepare, Sort sort)
     std::vector<double> times(runs);
     for (int r = -1; r < runs; r++) { /* r = -1 is the warm-up */
         prepare();
-        CUDA_CHECK(cudaEventRecord(start));
-        sort();
-        CUDA_CHECK_LAUNCH();
-        CUDA_CHECK(cudaEventRecord(stop));
-        CUDA_CHECK(cudaEventSynchronize(stop));
-        float ms = 0.0f;
-        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        double ms = timed_ms(start, stop, sort);
         if (r >= 0)
             times[r] = ms;
     }
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     return times[median_index(times.data(), runs)];
-}
-
-template <typename Sort> static double median_of_runs(int runs, Sort sort)
-{
-    return median_of_runs(runs, [] {}, sort);
 }
 
 /* One sort in both of CUB's count types: sort(count) with count an int and an int64_t,
@@ -66,16 +68,8 @@ template <typename Sort> static void time_both_counts(size_t n, int runs, Sort s
             bool wide = ((r + turn) & 1) == 1;
             if (!wide && !narrow)
                 continue;
-            CUDA_CHECK(cudaEventRecord(start));
-            if (wide)
-                sort((int64_t)n);
-            else
-                sort((int)n);
-            CUDA_CHECK_LAUNCH();
-            CUDA_CHECK(cudaEventRecord(stop));
-            CUDA_CHECK(cudaEventSynchronize(stop));
-            float ms = 0.0f;
-            CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+            double ms = wide ? timed_ms(start, stop, [&] { sort((int64_t)n); })
+                             : timed_ms(start, stop, [&] { sort((int)n); });
             if (r >= 0)
                 (wide ? i64 : i32)[r] = ms;
         }
