@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # test_slides_render.sh - the decks' Markdown and theme checked (speaker notes on every
 # slide, tables of at most 8 x 6, no text under 18 px), then every deck of slides/
-# laid out in a real browser (tools/check-slide-dom.js: every image loads, no text under
-# 18 px, inside the SVG pictures as the slide scales them too, no line of text in the
-# outer edge of its page, where text that does not fit spills).  With TEST_FULL=1 (make
+# laid out in a real browser (tools/check-slide-dom.js, the page's script off, so that each
+# slide lies where its HTML and CSS put it: every image loads, no text under 18 px, inside
+# the SVG pictures as the slide scales them too, no line of text in the outer edge of its
+# page, where text that does not fit spills).  With TEST_FULL=1 (make
 # test FULL=1) each deck is rendered too: marp-cli draws each slide to a PNG through
 # headless Chromium; the number of PNGs must equal the number of slides in the Markdown,
 # and no slide may be blank or draw anything, a picture too, in the outer edge of its page

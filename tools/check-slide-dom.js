@@ -60,6 +60,10 @@ function fontProblem(what, glyphs, font) {
 
 async function checkDeck(browser, file) {
   const page = await browser.newPage();
+  // the slides as laid out by their HTML and CSS alone, each in its place: the viewer's
+  // script (marp-cli's bespoke template: one slide shown at a time, scaled to the window)
+  // moved the same slide's text by a hundred pixels from one load to the next
+  await page.setJavaScriptEnabled(false);
   await page.setViewport({ width: 1280, height: 720 });
   await page.goto('file://' + path.resolve(file), { waitUntil: 'load' });
   // measure the layout of the decks' own fonts, not of a fallback drawn while they load
