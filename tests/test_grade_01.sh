@@ -11,12 +11,15 @@ cd "$(dirname "$0")/.."
 source tests/cli_lib.sh # check_that, check_grades, finish, and $tmp (removed at the end)
 export GRADE_N=1048577 # a smaller input than the step's default: the speed part stays quick
 export GRADE_SMALL=1   # and the test program's short run: the grader's logic is the same
-# the grader's own band (1.25): the course's file raced against itself must score full
-# marks on a 2-core machine that runs other tests at the same time (make test).  The race
-# times a CPU step by its thread's CPU time and takes each file's fastest run, and there the
-# course's file raced itself within 0.98-1.03 (results/cpu-amd-epyc-2cpus/race_spread.log,
-# 60 races beside a rebuild of the course on both cores); a file that counts its histogram
-# 16 times over, several times slower, loses every speed point
+# the course's file raced against itself must score full marks on a 2-core machine that
+# runs other tests at the same time (make test, CI).  The race times a CPU step by its
+# thread's CPU time and takes each file's fastest run; beside one rebuild of the course it
+# raced itself within 0.98-1.03 (results/cpu-amd-epyc-2cpus/race_spread.log), but inside
+# loaded CI runs the grader's speed for it reached 1.28, over the grader's band of 1.25
+# (ci_loaded_runs.log).  So this test grades with a band of 2, 1.5 times the worst seen; a
+# file that counts its histogram 16 times over raced at more than 7 there, past twice the band,
+# and still loses every speed point
+export GRADE_BAND=2
 ref=01_sequential/radix_sort.c
 
 for level in write guided; do
