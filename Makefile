@@ -227,7 +227,7 @@ DRIVER_OBJ := $(BUILD)/obj/common/driver.o
 
 # The step files of a stage of several steps (none for a stage of one step), and
 # the step number K of a file stepK_name.cu.
-step_files = $(sort $(wildcard $(1)/step[0-9]_*.cu))
+step_files = $(strip $(sort $(wildcard $(1)/step[0-9]_*.cu)) $(sort $(wildcard $(1)/step[0-9][0-9]_*.cu)))
 step_number = $(patsubst step%,%,$(firstword $(subst _, ,$(notdir $(1)))))
 # The objects of a stage's program: its algorithm file and common/one_step.c, or its
 # steps (renamed, below) and its steps.c.

@@ -29,6 +29,11 @@ void s07_first_pass(const uint32_t *keys, size_t n, const sort_options *opt, uin
  * counts (tile -1: none). */
 void s07_slow_tile(long long tile, unsigned ns);
 
+/* Step 07.10 on: how many blocks of the pass kernel at opt's shape a multiprocessor of
+ * this GPU holds (the occupancy calculator), for keys alone (pairs 0) or pairs; and in
+ * *fits, how many the GPU's registers and shared memory would allow by themselves. */
+int s07_pass_blocks(const sort_options *opt, int pairs, int *fits);
+
 /* The flags of a look-back word. */
 #define S07_AGGREGATE (1u << 30)
 #define S07_PREFIX (2u << 30)

@@ -1,5 +1,5 @@
 /*
- * 07_onesweep/steps.c - the stage's nine steps, in one program (see
+ * 07_onesweep/steps.c - the stage's ten steps, in one program (see
  * STAGE_STEPS in common/sort_stage.h).  build/bin/07_onesweep sorts with the
  * last, or with the one --step K names:
  *   1  step1_onesweep.cu        one histogram, then a pass a kernel with a look-back
@@ -11,6 +11,7 @@
  *   7  step7_key_types.cu       signed and float keys, ascending or descending
  *   8  step8_bit_ranges.cu      a sort by a range of the keys' bits
  *   9  step9_pairs.cu           key-value pairs
+ *  10  step10_residency.cu      three blocks of 512 a multiprocessor
  */
 #include "sort_stage.h"
 
@@ -23,8 +24,9 @@ STEP_DECLARE(6)
 STEP_DECLARE(7)
 STEP_DECLARE(8)
 STEP_DECLARE_PAIRS(9)
+STEP_DECLARE_PAIRS(10)
 
 const stage_step STAGE_STEPS[] = {STEP_ENTRY(1), STEP_ENTRY(2), STEP_ENTRY(3), STEP_ENTRY(4),
                                   STEP_ENTRY(5), STEP_ENTRY(6), STEP_ENTRY(7), STEP_ENTRY(8),
-                                  STEP_ENTRY_PAIRS(9)};
-const int STAGE_STEP_COUNT = 9;
+                                  STEP_ENTRY_PAIRS(9), STEP_ENTRY_PAIRS(10)};
+const int STAGE_STEP_COUNT = 10;

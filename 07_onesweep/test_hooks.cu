@@ -59,6 +59,22 @@ void s07_first_pass(const uint32_t *keys, size_t n, const sort_options *opt, uin
     context_destroy(&c);
 }
 
+#if STEP >= 10
+int s07_pass_blocks(const sort_options *opt, int pairs, int *fits)
+{
+    int blocks = 0, shared_per_sm = 0;
+    size_t shared = downsweep_shared_bytes(opt->block, opt->kpt, opt->bits);
+    CUDA_CHECK(cudaFuncSetAttribute(pairs ? onesweep_pass_pairs : onesweep_pass,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks, pairs ? onesweep_pass_pairs : onesweep_pass, opt->block, shared));
+    CUDA_CHECK(cudaDeviceGetAttribute(&shared_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0));
+    /* a block also costs the driver 1 KB of the multiprocessor's shared memory */
+    *fits = (int)((size_t)shared_per_sm / (shared + 1024));
+    return blocks;
+}
+#endif
+
 void s07_slow_tile(long long tile, unsigned ns)
 {
     CUDA_CHECK(cudaMemcpyToSymbol(test_slow_tile, &tile, sizeof tile));

@@ -57,7 +57,7 @@ static const char *step_id(char *buf, size_t len)
 
 /* The option parse_sort_args refused because this step does not read it (its USES_* bit:
  * refused): where another step of the stage reads it, the error names that step - "--type
- * needs step 07.9 (--step 9)" - instead of "not an option". */
+ * needs one of steps 07.9 to 07.10 (--step 9 to 10)" - instead of "not an option". */
 static void die_for_option(const char *err, unsigned refused, const char *name)
 {
     int first = 0, last = 0;

@@ -453,7 +453,7 @@ void print_sort_usage(FILE *f, const stage_info *stage)
     if ((stage->uses & (USES_TYPE | USES_PAIRS | USES_DESCENDING | USES_BIT_RANGE)) !=
         (USES_TYPE | USES_PAIRS | USES_DESCENDING | USES_BIT_RANGE))
         fprintf(f, "  this stage sorts %s%s%s%s (--type, --pairs, --descending and the bit range: "
-                   "stage 01 and steps 07.7-07.9)\n",
+                   "stage 01 and steps 07.7-07.10)\n",
                 stage->uses & USES_TYPE ? "" : "u32 keys", stage->uses & USES_PAIRS ? "" : ", keys only",
                 stage->uses & USES_DESCENDING ? "" : ", ascending",
                 stage->uses & USES_BIT_RANGE ? "" : ", by all 32 bits");

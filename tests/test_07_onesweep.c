@@ -59,7 +59,8 @@ static void test_option_checks(void)
     CHECK_MSG(check_sort_options(&STAGE, &opt, 100, err, sizeof err) != 0 &&
                   strstr(err, "shared memory"),
               "message was: %s", err);
-#else /* the masks share the keys' words, and a block may ask for 64 KiB */
+#else /* 07.4-07.9: the masks share the keys' words, 07.10: the counters take 16 bits; and a
+       block may ask for 64 KiB */
     CHECK_MSG(check_sort_options(&STAGE, &opt, 100, err, sizeof err) == 0, "message was: %s",
               err);
 #endif
@@ -408,6 +409,26 @@ static void test_types_orders_ranges(void)
 }
 #endif
 
+#if STEP >= 10
+/* The lesson of 07.10: the pass for keys alone keeps three blocks of 512 on a
+ * multiprocessor wherever the GPU's shared memory holds three (its 40 registers a
+ * thread always allow three); pairs keep two. */
+static void test_residency(void)
+{
+    sort_options opt = STAGE.defaults;
+    int fits = 0, keys = s07_pass_blocks(&opt, 0, &fits);
+    int pairs_fit = 0, pairs = s07_pass_blocks(&opt, 1, &pairs_fit);
+    int want = fits < 3 ? fits : 3;
+    CHECK_MSG(keys == want, "keys: %d blocks of 512 a multiprocessor, want %d (shared memory "
+              "holds %d)", keys, want, fits);
+    want = pairs_fit < 2 ? pairs_fit : 2;
+    CHECK_MSG(pairs == want, "pairs: %d blocks of 512 a multiprocessor, want %d", pairs, want);
+    if (fits < 3)
+        printf("  test_residency: this GPU's shared memory holds %d blocks of the pass, not 3: "
+               "checked %d\n", fits, want);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
@@ -417,6 +438,9 @@ int main(int argc, char **argv)
     TEST_GROUP(test_histogram);
     TEST_GROUP(test_first_pass);
     TEST_GROUP(test_slow_tiles);
+#if STEP >= 10
+    TEST_GROUP(test_residency);
+#endif
 #if STEP >= 2
     TEST_GROUP(test_skipping);
 #endif

@@ -8,7 +8,7 @@ bin=${BIN_DIR:-build/bin}/08_multi_gpu
 [ -x "$bin" ] || { echo "missing $bin (run make first)"; exit 1; }
 source "$(dirname "$0")/cli_lib.sh"
 # the steps this tree has (a handout has its step and those before), and the last one's file
-steps=$(ls "$(dirname "$0")"/../08_multi_gpu/step[0-9]_*.c | wc -l)
+steps=$(ls "$(dirname "$0")"/../08_multi_gpu/step[0-9]*_*.c | wc -l)
 last=$(ls "$(dirname "$0")"/../08_multi_gpu/step"$steps"_*.c)
 
 printf 'abc' >"$tmp/three_bytes.bin"

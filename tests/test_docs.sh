@@ -4,7 +4,8 @@
 # same tool as `make tables` and compared), every image they show exists, every deck
 # has the sections a deck must have, and every line a deck quotes from `make diff` or
 # from a source file is still there, and every figure in prose that names its source
-# still matches it.  CPU only.
+# still matches it, and every file of the course that their prose names in backticks
+# exists.  CPU only.
 set -u
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -219,8 +220,8 @@ if command -v node >/dev/null 2>&1; then
 else
     echo "test_docs: Node.js not found: the build-up diagrams were not compared with tools/diagrams.js (skipped)"
 fi
-for file in [0-9][0-9]_*/radix_sort.c [0-9][0-9]_*/radix_sort.cu [0-9][0-9]_*/step[0-9]_*.cu \
-            06_nn_histogram/v[0-9]*_*.cu 08_multi_gpu/step[0-9]_*.c; do
+for file in [0-9][0-9]_*/radix_sort.c [0-9][0-9]_*/radix_sort.cu [0-9][0-9]_*/step[0-9]*_*.cu \
+            06_nn_histogram/v[0-9]*_*.cu 08_multi_gpu/step[0-9]*_*.c; do
     [ -f "$file" ] || continue
     checks=$((checks + 1))
     steps | cut -f2 | grep -qxF "$file" || fail "$file holds an algorithm but is no step of steps.txt"
@@ -309,10 +310,38 @@ last05=$(step_ids | grep '^05\.' | tail -n 1) first07=$(step_ids | grep '^07\.' 
 grep -qF "\`FROM=05 TO=07\` is $last05 -> $first07" README.md ||
     fail "README.md should say \`FROM=05 TO=07\` is $last05 -> $first07 (steps.txt)"
 checks=$((checks + 1))
-range07=$(tools/steps.sh | awk '$1 ~ /^07\.[2-9]$/ { c = $3 + 0; if (lo == "" || c < lo) lo = c; if (c > hi) hi = c }
+range07=$(tools/steps.sh | awk '$1 ~ /^07\.([2-9]|[1-9][0-9])$/ { c = $3 + 0; if (lo == "" || c < lo) lo = c; if (c > hi) hi = c }
                                 END { print lo " to " hi }')
 grep -qF "one lesson of $range07 changed" slides/07_onesweep.md ||
     fail "slides/07_onesweep.md should give the later steps' changed lines as $range07 (make steps)"
+
+# Every file of the course that prose names in backticks exists: a path under a stage,
+# common/, tools/, tests/, slides/ or results/ (relative to the repository or to the
+# document's folder), and a bare step file (stepK_name.cu, vK_name.cu) in some stage.
+# Paths with a placeholder (<gpu>, NAME) and build outputs are not files of the tree.
+for doc in $(tools/docs-unsourced.sh --docs) slides/*.md; do
+    while read -r path; do
+        checks=$((checks + 1))
+        case $path in
+        step[0-9]*_*.c | step[0-9]*_*.cu | v[0-9]*_*.cu)
+            ls [0-9][0-9]_*/"$path" >/dev/null 2>&1 || fail "$doc names $path: no such step file in any stage" ;;
+        *) [ -e "$path" ] || [ -e "$(dirname "$doc")/$path" ] || fail "$doc names $path: no such file" ;;
+        esac
+    done < <(grep -o '`[A-Za-z0-9_./-]*`' "$doc" | tr -d '`' |
+             grep -E '^((\.\./)?([0-9][0-9]_[a-z0-9_]+|common|tools|tests|slides|results)/[A-Za-z0-9_./-]*[a-z0-9]|(step|v)[0-9]+_[a-z0-9_]+\.cu?)$' |
+             grep -v '[A-Z]\{4,\}' | sort -u)
+done
+
+# The README's stage table gives each stage of several steps their number in words ("in ten
+# steps", 06: "in fourteen versions"): the number steps.txt has for that stage.
+words=(zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen)
+while IFS=$'\t' read -r stage said; do
+    checks=$((checks + 1))
+    have=$(step_ids | grep -c "^${stage%%_*}\.")
+    [ "$said" = "${words[$have]:-$have}" ] ||
+        fail "README.md's stage table says $stage has $said steps; steps.txt has $have"
+done < <(grep -E '^\| \[[0-9]{2}_[a-z0-9_]+\]' README.md |
+         sed -nE 's/^\| \[([0-9]{2}_[a-z0-9_]+)\].* in ([a-z]+) (steps|versions)[:,; ].*/\1\t\2/p')
 
 # CUB's kernels in each count type (results/cub_counts.md) are what the build's ptxas
 # reported for sm_90, where the build has sm_90 (a GPU build for another architecture,

@@ -122,7 +122,7 @@ check_step() {
     # a working repository
     # (through make for two handouts; the others run the tools make runs, a make less each)
     local via_make=0
-    case $id in 01 | 07.9) via_make=1 ;; esac
+    case $id in 01 | 07.10) via_make=1 ;; esac
     if [ "$via_make" = 1 ]; then (cd "$h" && make -s --no-print-directory steps); else (cd "$h" && tools/steps.sh); fi \
         >"$t.steps" 2>&1
     check_that "step $id ($level): make steps works in the handout ($(tail -n 1 "$t.steps"))" \
@@ -140,16 +140,16 @@ check_step() {
         check_that "step $id: NN_VERSIONS is $k" grep -q "^#define NN_VERSIONS $k " "$h/$stage/nn_histogram.h"
         check_that "step $id: rules.mk builds versions 1-$k" \
             bash -c "grep -q 'v${k}_' '$h/$stage/rules.mk' && ! grep -q 'v$((k + 1))_' '$h/$stage/rules.mk'" ;;
-    */step[0-9]_*.cu)
+    */step[0-9]*_*.cu)
         k=$(file_step_number "$file")
-        later=$(ls "$h/$stage"/step[0-9]_*.cu | sed 's|.*/step||; s|_.*||' | awk -v k="$k" '$1 > k' | wc -l)
+        later=$(ls "$h/$stage"/step[0-9]*_*.cu | sed 's|.*/step||; s|_.*||' | awk -v k="$k" '$1 > k' | wc -l)
         check_that "step $id: no later step in the handout" test "$later" -eq 0
         check_that "step $id: its steps.c counts $k steps" grep -q "STAGE_STEP_COUNT = $k;" "$h/$stage/steps.c"
         entries=$(grep -oE 'STEP_ENTRY(_PAIRS)?\([0-9]+\)' "$h/$stage/steps.c" | wc -l)
         check_that "step $id: its steps.c lists $k entries ($entries)" test "$entries" -eq "$k" ;;
-    */step[0-9]_*.c) # stage 08
+    */step[0-9]*_*.c) # stage 08
         k=$(file_step_number "$file")
-        later=$(ls "$h/$stage"/step[0-9]_*.c | sed 's|.*/step||; s|_.*||' | awk -v k="$k" '$1 > k' | wc -l)
+        later=$(ls "$h/$stage"/step[0-9]*_*.c | sed 's|.*/step||; s|_.*||' | awk -v k="$k" '$1 > k' | wc -l)
         check_that "step $id: no later step in the handout" test "$later" -eq 0
         entries=$(grep -oE 'MG_STEP_ENTRY\([0-9]+, [01]\)' "$h/$stage/steps.c" | wc -l)
         declared=$(grep -cE '^MG_STEP_DECLARE\([0-9]+\);$' "$h/$stage/steps.c")

@@ -2,7 +2,7 @@
 # test_options_table.sh - the README's table of the sort programs' options, against the
 # programs: for each option a row names, its "taken by" cell must list exactly the stages
 # and steps whose --help lists the option (a stage's number where all its steps take it,
-# "07.2-07.9" for a run of steps, "all" for every sort program), and every option some
+# "07.2-07.10" for a run of steps, "all" for every sort program), and every option some
 # --help lists must have a row.  --help needs no GPU, but it needs every sort program:
 # the CPU build, which has stage 01 alone, skips (exit 77).
 set -u

@@ -253,7 +253,7 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         part() { [ "$set" = sweep07 ] || [ "$set" = "sweep07-$1" ]; }
         if part steps; then # each step at 2^24+1 and 2^28 uniform keys, CUB in the same runs
             begin "$out_dir/sweep07_steps.csv"
-            for st in 1 2 3 4 5 6 7 8 9; do for n in 16777217 268435456; do
+            for st in 1 2 3 4 5 6 7 8 9 10; do for n in 16777217 268435456; do
                 run "$csv" 07_onesweep --step "$st" -n "$n"; done; done
         fi
         if part keys; then # what users sort (the last step, 2^28; pairs also 2^24+1), CUB sorting the same
@@ -284,7 +284,7 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         if part crowded; then # the crowded keys at 2^28, steps 07.4-07.6 and the last: what counts
             # first and ranking by match buy where many keys share a digit (uniform for contrast)
             begin "$out_dir/sweep07_crowded.csv"
-            for d in uniform few and4; do for st in 4 5 6 9; do
+            for d in uniform few and4; do for st in 4 5 6 10; do
                 run "$csv" 07_onesweep --step "$st" --dist "$d" -n 268435456; done; done
         fi
         if part dist; then # every distribution at 2^24+1 against CUB
@@ -350,7 +350,7 @@ for set in "${sets[@]+"${sets[@]}"}"; do
             for n in 268435456 1073741824 2147483648; do
               # a GPU sorts fewer than 2^30 keys at once (stage 07's look-back counts)
               [ $((n / g)) -lt 1073741824 ] || { echo "  --gpus $g -n $n: more than a GPU sorts at once, skipped"; continue; }
-              last=$(ls 08_multi_gpu/step[0-9]_*.c | wc -l)
+              last=$(ls 08_multi_gpu/step[0-9]*_*.c | wc -l)
               # the skewed inputs on every GPU, by the last step (the first owns whole digits:
               # all-equal keys would all go to one GPU)
               cases=("1 uniform" "2 uniform")

@@ -65,12 +65,12 @@ work=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 stage=${file%%/*}
 step_args="" test_program=tests/test_$stage
 case $file in
-*/step[0-9]_*.cu)
+*/step[0-9]*_*.cu)
     k=$(file_step_number "$file")
     step_args="--step $k" test_program=tests/test_${stage}_$k ;;
 */v[0-9]*_*.cu)
     step_args="--version $(file_step_number "$file")" test_program=tests/test_06_nn_histogram ;;
-*/step[0-9]_*.c) # stage 08: one test program runs every step the tree has
+*/step[0-9]*_*.c) # stage 08: one test program runs every step the tree has
     step_args="--step $(file_step_number "$file")" ;;
 esac
 # the files a student may hand in: the stage's, and the headers of common/ (02's gpu_scan.cuh)

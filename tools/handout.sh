@@ -47,12 +47,12 @@ guided) mark=LAB ;;
 esac
 stage=${file%%/*}
 first_step_using() { # HEADER: the first step file of the stage to include it, or nothing
-    grep -l "#include \"${1##*/}\"" "$stage"/step[0-9]_*.cu 2>/dev/null | sort | head -n 1
+    grep -l "#include \"${1##*/}\"" "$stage"/step[0-9]*_*.cu 2>/dev/null | sort -V | head -n 1
 }
 step_number=$(file_step_number "$file")
 case $file in
 */radix_sort.c | */radix_sort.cu) candidates=$(ls "$stage"/*) ;;
-*/step[0-9]_*.cu)
+*/step[0-9]*_*.cu)
     candidates=$file
     for h in "$stage"/*.cuh "$stage"/*.h; do # the headers this step is the first to include
         [ -e "$h" ] || continue
@@ -60,7 +60,7 @@ case $file in
     done ;;
 */v[0-9]*_*.cu) # a version of stage 06: the same, versions for steps
     candidates=$file ;;
-*/step[0-9]_*.c) # a step of stage 08, C on the host (its kernels are 07's)
+*/step[0-9]*_*.c) # a step of stage 08, C on the host (its kernels are 07's)
     candidates=$file ;;
 *) echo "make handout: step $id ($file): no handout for a file of this kind" >&2
    exit 2 ;;
@@ -111,7 +111,7 @@ for t in tests/test_"$number"_*.c tests/test_"$number"_*.cu; do
     [ -e "$t" ] && cp "$t" "$out/tests/"
 done
 for t in tests/test_cli_"$stage".sh tests/test_run_"$number"_*.sh; do
-    { [ "$last_step" = 1 ] || [[ $file == */step[0-9]_*.c ]]; } && [ -e "$t" ] && cp "$t" "$out/tests/"
+    { [ "$last_step" = 1 ] || [[ $file == */step[0-9]*_*.c ]]; } && [ -e "$t" ] && cp "$t" "$out/tests/"
 done
 cp tests/sort_battery.c tests/gpu_*.cu tests/cli_lib.sh "$out/tests/"
 # the headers of tests/ that the tests shipped and the stage's files (test_hooks.cu:
@@ -138,7 +138,7 @@ cp -r "$stubs"/. "$out/"
 up_to_step() { # the lines of stdin that name a step number (STEP_ENTRY(3)) up to this one
     awk -v k="$step_number" '{ n = $0; gsub(/[^0-9]/, "", n) } n + 0 <= k'
 }
-if [[ $file == */step[0-9]_*.cu ]]; then # the program's table of steps: this one and those before
+if [[ $file == */step[0-9]*_*.cu ]]; then # the program's table of steps: this one and those before
     {
         echo "/* $stage/steps.c - the steps of this handout, 1 to $step_number (STAGE_STEPS in"
         echo " * common/sort_stage.h); build/bin/$stage sorts with the last, or --step K. */"
@@ -151,7 +151,7 @@ if [[ $file == */step[0-9]_*.cu ]]; then # the program's table of steps: this on
         echo "const int STAGE_STEP_COUNT = $step_number;"
     } >"$out/$stage/steps.c"
 fi
-if [[ $file == */step[0-9]_*.c ]]; then # stage 08's table of steps: this one and those before
+if [[ $file == */step[0-9]*_*.c ]]; then # stage 08's table of steps: this one and those before
     { sed '/^MG_STEP_DECLARE([0-9]*);$/,$d' "$stage/steps.c"
       grep -E '^MG_STEP_DECLARE\([0-9]+\);$' "$stage/steps.c" | up_to_step
       echo

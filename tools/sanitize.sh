@@ -111,7 +111,7 @@ s08=${BIN_DIR:-build/bin}/08_multi_gpu
 if [ -x "$s08" ]; then
     for g in 1 2; do
         [ "$g" -le "$gpus" ] || { echo "sanitize: 08_multi_gpu on $g GPUs not run: $gpus GPU here"; continue; }
-        for step in $(seq 1 "$(ls 08_multi_gpu/step[0-9]_*.c 2>/dev/null | wc -l)"); do
+        for step in $(seq 1 "$(ls 08_multi_gpu/step[0-9]*_*.c 2>/dev/null | wc -l)"); do
             # as test_08_*, above
             runs+=("$s08|memcheck|08_multi_gpu.gpus$g.step$step|--gpus $g --step $step -n 70001 --dist few --runs 1 --check ref --no-cub|--report-api-errors no|$([ "$g" = 1 ] && echo 1 || echo all)")
         done

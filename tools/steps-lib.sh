@@ -35,8 +35,8 @@ file_step_number() {
 # one empty line for a stage of one step
 stage_step_args() {
     local f
-    ls "$1"/step[0-9]_*.cu >/dev/null 2>&1 || { echo ""; return; }
-    for f in "$1"/step[0-9]_*.cu; do echo "--step $(file_step_number "$f")"; done
+    ls "$1"/step[0-9]*_*.cu >/dev/null 2>&1 || { echo ""; return; }
+    for f in "$1"/step[0-9]*_*.cu; do echo "$(file_step_number "$f")"; done | sort -n | sed 's/^/--step /'
 }
 
 # without_lab_marks FILE: FILE without the lines that mark the holes of its lab handouts,
