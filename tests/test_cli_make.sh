@@ -132,4 +132,24 @@ if [ -x slides/node_modules/.bin/marp ]; then
             test "$after" -le "$before"
     fi
 fi
+# make run's table compares like with like: a stage that ran at another number of keys
+# (08, at its default 2^28) gets its n beside its name and no "vs previous" or
+# "cumulative" - stub programs stand in for the stages, so that this runs without a GPU
+mkdir -p "$tmp/stub"
+stub() { # NAME N MS
+    printf '#!/bin/sh\necho "RESULT stage=%s step=%s n=%s sort_ms=%s min_ms=%s cub_ms=0.500 vs_cub=1 check=PASS gpu=\\"stub\\""\n' \
+        "$1" "${1:0:2}" "$2" "$3" "$3" >"$tmp/stub/$1"
+    chmod +x "$tmp/stub/$1"
+}
+stub 03_split_k1 16777217 6.000
+stub 04_paper_local_sort 16777217 2.000
+stub 08_multi_gpu 268435456 9.000
+tools/run-stages.sh "$tmp/stub" 03_split_k1 04_paper_local_sort 08_multi_gpu >"$tmp/run" 2>&1
+row04=$(grep '^04_paper_local_sort ' "$tmp/run") row08=$(grep '^08_multi_gpu ' "$tmp/run")
+check_that "make run's table: 04 after 03 at the same n is 3.00x the row above ($row04)" \
+    bash -c "awk '{ exit !(\$5 == \"3.00x\") }' <<<'$row04'"
+check_that "make run's table: 08 at 2^28 keys is marked with its n and not compared with the rows above ($row08)" \
+    bash -c "awk '{ exit !(\$2 == \"(n=268435456)\" && \$6 == \"-\" && \$7 == \"-\" && \$8 == \"18.00x\") }' <<<'$row08'"
+check_that "make run's table says what a row marked (n=...) is" grep -q 'A row marked (n=...) sorted another number of keys' "$tmp/run"
+
 finish test_cli_make

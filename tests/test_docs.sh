@@ -343,6 +343,22 @@ while IFS=$'\t' read -r stage said; do
 done < <(grep -E '^\| \[[0-9]{2}_[a-z0-9_]+\]' README.md |
          sed -nE 's/^\| \[([0-9]{2}_[a-z0-9_]+)\].* in ([a-z]+) (steps|versions)[:,; ].*/\1\t\2/p')
 
+# A step marked start in steps.txt begins a new problem: no document offers its diff from
+# the step before as the step's lesson ("`make diff FROM=07.9 TO=08.1` shows ...").
+while read -r start; do
+    checks=$((checks + 1))
+    hits=$(grep -nE "make diff FROM=[0-9.]+ TO=${start//./\\.}\` shows" $(tools/docs-unsourced.sh --docs) slides/*.md 2>/dev/null)
+    [ -z "$hits" ] || fail "step $start starts a new problem (steps.txt), yet its diff is offered as its lesson: $hits"
+done < <(awk -F'\t' '!/^#/ && $3 == "start" { print $1 }' steps.txt)
+
+# 07's ticket argument rests on the execution model's promise (a block whose thread made
+# progress makes progress whole), not on what the hardware happens to do
+for doc in 07_onesweep/README.md slides/07_onesweep.md; do
+    checks=$((checks + 1))
+    grep -q "libcu++'s \"Execution" "$doc" ||
+        fail "$doc: the ticket's argument should cite libcu++'s \"Execution model\" (forward progress of a block's threads)"
+done
+
 # CUB's kernels in each count type (results/cub_counts.md) are what the build's ptxas
 # reported for sm_90, where the build has sm_90 (a GPU build for another architecture,
 # or none: not compared, and said)

@@ -56,12 +56,24 @@ field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
 
 echo "=== summary: sort time of each stage at its defaults (median and fastest of the timed runs) ==="
 printf '%-24s %12s %10s %10s %12s %12s %10s %6s\n' stage "sort ms" "min ms" "Mkeys/s" "vs previous" "cumulative" "vs CUB" check
-first="" prev=""
+# A row sorted another number of keys than the first (stage 08's default, where two GPUs
+# begin to matter) is no step of the path above it: it gets no "vs previous" and no
+# "cumulative", and its n beside its name.
+first="" prev="" n_first="" other_n=""
 for line in "${results[@]+"${results[@]}"}"; do
     stage=$(field stage "$line"); ms=$(field sort_ms "$line"); n=$(field n "$line"); min=$(field min_ms "$line")
     step=$(field step "$line")
     [ "$step" = "${stage:0:2}" ] || stage="$stage $step" # a step of a stage of several
     cub=$(field cub_ms "$line"); check=$(field check "$line")
+    [ -n "$n_first" ] || n_first=$n
+    if [ "$n" != "$n_first" ]; then
+        stage="$stage (n=$n)" other_n=1
+        awk -v s="$stage" -v ms="$ms" -v min="$min" -v n="$n" -v cub="$cub" -v c="$check" 'BEGIN {
+            mk = ms > 0 ? n / ms / 1e3 : 0
+            vc = (cub == "NA" || cub == "") ? "NA" : sprintf("%.2fx", ms / cub)
+            printf "%-24s %12.3f %10.3f %10.1f %12s %12s %10s %6s\n", s, ms, min, mk, "-", "-", vc, c }'
+        continue
+    fi
     [ -n "$first" ] || first=$ms
     awk -v s="$stage" -v ms="$ms" -v min="$min" -v n="$n" -v prev="$prev" -v first="$first" -v cub="$cub" -v c="$check" 'BEGIN {
         mk = ms > 0 ? n / ms / 1e3 : 0
@@ -80,6 +92,7 @@ for line in "${results[@]+"${results[@]}"}"; do
 done
 echo "sort ms: the median run; min ms: the fastest (stages 01 and 02 run on the host's CPU, 9 runs)."
 echo "vs previous / cumulative: how many times faster than the row above / than stage 01."
+[ -z "$other_n" ] || echo "A row marked (n=...) sorted another number of keys than the rows above (its stage's default): compared with CUB only."
 echo "vs CUB: how many times CUB's time this stage takes (above 1: slower than CUB)."
 for stage in "${tables_above[@]+"${tables_above[@]}"}"; do
     echo "Stage $stage (distance histograms, not a sort) printed its own table above, under === $stage."
