@@ -70,6 +70,20 @@ check_that "make grade STEP=04 with a .c file: exit 2, the step's file named, be
 tools/grade.sh 07.3 "$tmp/mine.c" >/dev/null 2>"$tmp/err"
 check_that "make grade STEP=07.3 with a .c file names step3_atomic_rank.cu ($(cat "$tmp/err"))" \
     grep -q "this step's file is 07_onesweep/step3_atomic_rank.cu" "$tmp/err"
+# 05.1's holes are in a header (warp_scan.cuh): a .cuh of any name is graded as that header,
+# a .c file is refused naming the step's file
+tools/grade.sh 05.1 "$tmp/mine.c" >/dev/null 2>"$tmp/err"
+check_that "make grade STEP=05.1 with a .c file names step1_shuffle_scan.cu ($(cat "$tmp/err"))" \
+    grep -q "this step's file is 05_warp_shuffle/step1_shuffle_scan.cu" "$tmp/err"
+if [ "$have_gpu" = 0 ]; then
+    echo '/* mine */' >"$tmp/warp_scan_mine.cuh"
+    tools/grade.sh 05.1 "$tmp/warp_scan_mine.cuh" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check_that "make grade STEP=05.1 takes warp_scan_mine.cuh as the step's header: no refusal, skipped for want of a GPU (exit $rc: $(cat "$tmp/err" "$tmp/out"))" \
+        bash -c "[ $rc -eq 77 ] && grep -q 'skipped: the step needs a CUDA GPU' '$tmp/out'"
+else
+    echo "test_cli_make: with a GPU here, grading 05.1 under another header name would run a whole grade: that check is skipped"
+fi
 
 # a stage's own make test runs every test named with its number
 tests01=$(make -s --no-print-directory -C 01_sequential print-tests | sed 's|.*/||' | paste -sd' ' -)

@@ -3,7 +3,9 @@
 # grades a student's work on one step, at the level of the handout the student got (LEVEL,
 # default write: tools/handout.sh).  WORK is a file - it replaces the file of its name among
 # the step's files (its stage folder, or a header of common/ with the step's holes), or the
-# step's file if there is none of its name - or a folder of the files the student changed.
+# step's file if there is none of its name (a header of another name, .cuh or .h: the
+# step's header of that kind, where its holes are in a header, as 05.1's in warp_scan.cuh)
+# - or a folder of the files the student changed.
 #
 # Correctness counts only what the holes affect.  The step's test program (for step K of a
 # stage of several steps, test_<stage>_K) runs three times, in a grading tree of the handout
@@ -84,9 +86,31 @@ if [ -d "$work" ]; then
         [ -n "$(own_file "${f##*/}")" ] ||
             { echo "make grade: WORK=$2: ${f##*/} is no file of $stage" >&2; exit 2; }
     done
-elif [ -z "$(own_file "${work##*/}")" ] && [ "${work##*.}" != "${file##*.}" ]; then
-    echo "make grade: WORK=$2: this step's file is $file (a .${file##*.} file)" >&2
-    exit 2
+fi
+# A header with holes is this step's where this step's file is the first in the course
+# (steps.txt's order) to include it, as its handout says (tools/handout.sh): 05.1's holes
+# are in warp_scan.cuh.  A single file of another name is graded as the step's file, or,
+# where its kind is a header's (.cuh, .h), as the step's header of that kind.
+step_header() { # EXT: the header of that kind holding this step's holes, or nothing
+    local h first
+    for h in "$stage"/*."$1" common/*."$1"; do
+        [ -f "$h" ] && grep -qE '/\* (WRITE|LAB) BEGIN ' "$h" || continue
+        first=$(cut -f2 steps.txt | grep -v '^#' | while read -r f; do
+            [ -f "$f" ] && grep -qE "#include \"([^\"]*/)?${h##*/}\"" "$f" && { echo "$f"; break; }; done)
+        [ "$first" = "$file" ] && { echo "$h"; return; }
+    done
+}
+target=$file
+if [ ! -d "$work" ] && [ -z "$(own_file "${work##*/}")" ]; then
+    case ${work##*.} in
+    "${file##*.}") ;;
+    cuh | h) target=$(step_header "${work##*.}") ;;
+    *) target="" ;;
+    esac
+    [ -n "$target" ] || {
+        echo "make grade: WORK=$2: this step's file is $file (a .${file##*.} file)" >&2
+        exit 2
+    }
 fi
 # the race's keys and band: the step's own (races.txt), else the defaults
 race_line=$(grep -v '^#' races.txt 2>/dev/null | awk -F'\t' -v id="$id" '$1 == id')
@@ -179,7 +203,7 @@ if [ -d "$work" ]; then
 elif [ -n "$(own_file "${work##*/}")" ]; then
     cp "$work" "$tree/$(own_file "${work##*/}")"
 else
-    cp "$work" "$tree/$file"
+    cp "$work" "$tree/$target"
 fi
 # a tree whose stubbed files are all the stubs or all the course's, byte for byte (what was
 # handed in and what was not), has their run already
