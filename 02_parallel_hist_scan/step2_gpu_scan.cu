@@ -147,6 +147,8 @@ int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort
 {
     int passes = passes_for_bits(opt->bits);
     report_clear(rep, passes);
+    if (n == 0)
+        return 0;
 
     /* setup: pinned host buffers (fast transfers), device buffers, the first upload */
     double t0 = host_time_ms();

@@ -178,7 +178,7 @@ static void parse(int argc, char **argv, nn_config *c)
             }
             c->seed = s;
         } else if (!strcmp(a, "--runs"))
-            c->runs = number(a, v, 1, 100);
+            c->runs = number(a, v, 1, 1000);
         else if (!strcmp(a, "--check"))
             c->check = number_or_all(a, v, 1, MAX_QUERIES, 0);
         else if (!strcmp(a, "--base") || !strcmp(a, "--query") || !strcmp(a, "--output")) {

@@ -26,6 +26,8 @@ enum { EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2 };
 enum { CHECK_AUTO, CHECK_REF, CHECK_HASH };
 
 #define MAX_N (UINT64_C(1) << 36)
+/* --runs: the range every sort program of the course takes */
+#define MAX_RUNS 1000
 #define REFERENCE_AUTO_MAX (UINT64_C(1) << 28) /* beyond it, --check auto checks by hash */
 
 typedef struct {
@@ -44,7 +46,7 @@ static void usage(FILE *f)
             "the step\n"
             "  --step K          step 08.K of the stage, 1..%d (default %d, the last)\n"
             "input (default: -n 268435456 --dist uniform --seed 2026)\n"
-            "  -n N              keys to generate (1..2^36); each GPU makes its share from the\n"
+            "  -n N              keys to generate (0..2^36); each GPU makes its share from the\n"
             "                    global index, so the input is stages 01-07's for the same -n,\n"
             "                    --dist and --seed, whatever the number of GPUs\n"
             "  --dist NAME       %s\n"
@@ -54,7 +56,7 @@ static void usage(FILE *f)
             "the GPUs\n"
             "  --gpus G          GPUs of this host to use, 1..%d (default: every visible one)\n"
             "measurement\n"
-            "  --runs R          timed runs after one warm-up; the median is shown (default 5)\n"
+            "  --runs R          timed runs after one warm-up, 1..1000; the median is shown (default 5)\n"
             "  --verbose, -v     also print each GPU's part and the exchange's plan\n"
             "  --no-cub          do not run the CUB baseline (one GPU, the whole input)\n"
             "  --check MODE      ref: the gathered result against the CPU reference sort; hash:\n"
@@ -118,8 +120,8 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
             snprintf(err, errlen, "%s: needs a value", a);
             return -1;
         } else if (!strcmp(a, "-n")) {
-            if (parse_size(v, &x) || x < 1 || x > MAX_N) {
-                snprintf(err, errlen, "-n %s: a number of keys from 1 to 2^36 (68719476736)", v);
+            if (parse_size(v, &x) || x > MAX_N) {
+                snprintf(err, errlen, "-n %s: a number of keys from 0 to 2^36 (68719476736)", v);
                 return -1;
             }
             o->n = x, n_given = 1, i += taken;
@@ -148,8 +150,8 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
             }
             o->step = (int)x, i += taken;
         } else if (!strcmp(a, "--runs")) {
-            if (parse_size(v, &x) || x < 1 || x > 100) {
-                snprintf(err, errlen, "--runs %s: from 1 to 100", v);
+            if (parse_size(v, &x) || x < 1 || x > MAX_RUNS) {
+                snprintf(err, errlen, "--runs '%s': expected a whole number from 1 to %d", v, MAX_RUNS);
                 return -1;
             }
             o->runs = (int)x, i += taken;
@@ -179,8 +181,8 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
         long long size = 0;
         if (stat_regular_file(o->input, "--input", &size, err, errlen))
             return -1;
-        if (size % 4 || size == 0) {
-            snprintf(err, errlen, "--input %s: %lld bytes, not a positive multiple of 4 (raw uint32 keys)", o->input, size);
+        if (size % 4) {
+            snprintf(err, errlen, "--input %s: %lld bytes, not a multiple of 4 (raw uint32 keys)", o->input, size);
             return -1;
         }
         o->n = (size_t)(size / 4);
@@ -286,10 +288,27 @@ static double median(double *v, int n)
 
 static void die(int status, const char *fmt, const char *what)
 {
-    fprintf(stderr, "08_multi_gpu: ");
+    fprintf(stderr, "08_multi_gpu: error: "); /* the form of every program of the course */
     fprintf(stderr, fmt, what);
     fprintf(stderr, "\n");
     exit(status);
+}
+
+/* Zero keys (-n 0, an empty --input) are sorted to nothing, with no GPU, as every sort
+ * program of the course does: an empty --output, a RESULT line, check PASS. */
+static int sort_nothing(const options *o)
+{
+    char err[512];
+    if (o->output && write_keys_file(o->output, NULL, 0, err, sizeof err))
+        die(EXIT_USAGE, "%s", err);
+    printf("08_multi_gpu - %s\n", *MG_STEPS[o->step - 1].name);
+    printf("  input     0 keys: nothing to sort, and no GPU is needed for it\n");
+    printf("  check     PASS: zero keys in, zero keys out\n");
+    printf("RESULT stage=08_multi_gpu step=08.%d n=0 dist=%s seed=%llu gpus=0 mpi=0 runs=%d "
+           "sort_ms=0.000 count_ms=0.000 partition_ms=0.000 split_ms=0.000 exchange_ms=0.000 "
+           "local_sort_ms=0.000 moved_gb=0.000 cub_ms=NA vs_cub=NA check=PASS gpu=\"none\"\n",
+           o->step, o->input ? "file" : dist_name(o->dist), (unsigned long long)o->seed, o->runs);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -298,6 +317,8 @@ int main(int argc, char **argv)
     char err[512] = "";
     if (parse_options(argc, argv, &o, err, sizeof err))
         die(EXIT_USAGE, "%s", err);
+    if (o.n == 0)
+        return sort_nothing(&o);
     gpu_require("08_multi_gpu");
     int count = 0;
     CUDA_CHECK(cudaGetDeviceCount(&count));
@@ -338,8 +359,9 @@ int main(int argc, char **argv)
 
     /* the runs: the first a warm-up; each starts from the input */
     const mg_step *step = &MG_STEPS[o.step - 1];
-    mg_times t[101];
-    double total[101], count_ms[101], part_ms[101], split_ms[101], exch_ms[101], local_ms[101];
+    static mg_times t[MAX_RUNS + 1];
+    static double total[MAX_RUNS], count_ms[MAX_RUNS], part_ms[MAX_RUNS], split_ms[MAX_RUNS],
+        exch_ms[MAX_RUNS], local_ms[MAX_RUNS];
     for (int r = 0; r <= o.runs; r++) {
         if (r > 0)
             mg_parts_load(&w, o.n, host_input, o.dist, o.seed);
