@@ -5,7 +5,8 @@
 #   make run             run every stage at its defaults and print one table (no GPU: the
 #                        CPU build of stage 01 alone)
 #   make test            build and run all tests, several at once, a line each as it ends:
-#                        "N passed, N failed, N skipped"; FULL=1: the long batteries too
+#                        "N passed, N failed, N skipped"; FULL=1: the long batteries too;
+#                        no GPU: the CPU build's tests (CUDA=1: every stage built, as CI)
 #   make sanitize        GPU tests under compute-sanitizer (no GPU: skipped, exit 0)
 #   make bench           write build/bench/<machine>/*.csv (needs a GPU for stages 02+)
 #   make profile STAGE=NN  Nsight Compute on one stage, report in build/profile/<gpu>/
@@ -447,11 +448,23 @@ run:
 	@NOT_RUN="$(NOT_BUILT_STAGES)" NOT_RUN_WHY="$(NOT_RUN_WHY)" tools/run-stages.sh $(BUILD)/bin $(STAGES)
 endif
 
-# FULL=1: every test program's long battery (--full) and a longer timeout
+# FULL=1: every test program's long battery (--full) and a longer timeout.
+# make test without a GPU builds what runs here, no more: the CPU build (stage 01, its
+# tests, the course's own checks), with the GPU tests named as not built - minutes, where
+# compiling every GPU stage for five architectures takes most of half an hour on 2 cores.
+# CUDA=1 on the command line builds every stage too and runs every test that needs no
+# GPU (their command lines, the fit table): what CI runs (.ci/run).
+ifeq ($(CUDA)$(HAVE_GPU)$(filter command line environment,$(origin CUDA)),10)
+test:
+	@TEST_NOT_BUILT_WHY="no GPU here: this test needs the CUDA build (make test CUDA=1 builds it)" \
+	    $(MAKE) --no-print-directory CUDA=0 \
+	    CPU_BUILD_WHY="no GPU here (nvidia-smi finds none): what runs here, with $(CC) alone; make test CUDA=1 compiles every GPU stage too, as CI does" test
+else
 test:
 	@+$(TESTS_BUILD)
 	@TEST_FULL=$(FULL) TEST_NOT_BUILT="$(NOT_BUILT_TESTS)" BIN_DIR=$(BUILD)/bin \
 	    tools/run-tests.sh $(TEST_BINS) $(TEST_SCRIPTS)
+endif
 
 sanitize:
 	@+$(call skip_without_gpu,CUDA_PATH=$(CUDA_PATH) tools/sanitize.sh) && \

@@ -75,7 +75,9 @@ check_that "make grade STEP=07.3 with a .c file names step3_atomic_rank.cu ($(ca
 tools/grade.sh 05.1 "$tmp/mine.c" >/dev/null 2>"$tmp/err"
 check_that "make grade STEP=05.1 with a .c file names step1_shuffle_scan.cu ($(cat "$tmp/err"))" \
     grep -q "this step's file is 05_warp_shuffle/step1_shuffle_scan.cu" "$tmp/err"
-if [ "$have_gpu" = 0 ]; then
+if [ ! -x "$bin/05_warp_shuffle" ]; then
+    echo "test_cli_make: this build has no 05_warp_shuffle (the CPU build): grading 05.1 under another header name is not checked"
+elif [ "$have_gpu" = 0 ]; then
     echo '/* mine */' >"$tmp/warp_scan_mine.cuh"
     tools/grade.sh 05.1 "$tmp/warp_scan_mine.cuh" >"$tmp/out" 2>"$tmp/err"
     rc=$?
@@ -146,6 +148,15 @@ if [ -x slides/node_modules/.bin/marp ]; then
             test "$after" -le "$before"
     fi
 fi
+# make test without a GPU builds what runs here: the CPU build (CUDA=0), unless CUDA is
+# given; CI gives CUDA=1 (.ci/run)
+if [ "$have_gpu" = 0 ] && command -v nvcc >/dev/null 2>&1 && [ -z "${CUDA:-}" ]; then
+    MAKEFLAGS= MAKELEVEL= make -n --no-print-directory test >"$tmp/dry" 2>&1 # not the CI run's CUDA=1
+    check_that "make test without a GPU builds the CPU build ($(grep -m1 '^\[build\]' "$tmp/dry"))" \
+        grep -q '^\[build\] the CPU build, into build/cpu/: no GPU here' "$tmp/dry"
+    check_that "CI's .ci/run asks for every GPU stage (make test CUDA=1)" grep -q '^make .*test CUDA=1$' .ci/run
+fi
+
 # make run's table compares like with like: a stage that ran at another number of keys
 # (08, at its default 2^28) gets its n beside its name and no "vs previous" or
 # "cumulative" - stub programs stand in for the stages, so that this runs without a GPU
