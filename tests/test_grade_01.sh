@@ -38,10 +38,10 @@ done
 # make alone, nvcc hidden from the PATH (its CPU build, into build/cpu/)
 h=$tmp/h-write
 no_nvcc_path=$(tr ':' '\n' <<<"$PATH" | while read -r d; do [ -x "$d/nvcc" ] || echo "$d"; done | paste -sd: -)
-(cd "$h" && MAKEFLAGS= MAKELEVEL= PATH=$no_nvcc_path NVCC=$tmp/no/nvcc make -s all) >"$tmp/build.log" 2>&1
+(cd "$h" && env -u CUDA -u MAKEFLAGS -u MAKELEVEL PATH="$no_nvcc_path" NVCC="$tmp/no/nvcc" make -s all) >"$tmp/build.log" 2>&1
 check_that "the handout builds on its own without nvcc: $(tail -n 2 "$tmp/build.log" | tr '\n' ' ')" \
     test -x "$h/build/cpu/tests/test_01_sequential"
-(cd "$h" && MAKEFLAGS= MAKELEVEL= PATH=$no_nvcc_path NVCC=$tmp/no/nvcc make -s test) >"$tmp/htest.log" 2>&1
+(cd "$h" && env -u CUDA -u MAKEFLAGS -u MAKELEVEL PATH="$no_nvcc_path" NVCC="$tmp/no/nvcc" make -s test) >"$tmp/htest.log" 2>&1
 check_that "the handout's tests fail while the holes are stubs" test $? -ne 0
 # and it is a working repository: make steps and make diff run in it
 (cd "$h" && make -s steps) >"$tmp/steps.log" 2>&1
