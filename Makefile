@@ -31,6 +31,8 @@
 #   make print-tests     the tests make test runs
 #   make help            this list
 #   make clean           remove build/
+#   make distclean       remove build/ and slides/node_modules (marp-cli, which
+#                        tools/setup-slides.sh installs for make slides)
 #
 # Nothing but build/ is written unless asked: SAVE=1 makes bench, plots, profile and
 # limits write into results/ (the course's reference results, committed).
@@ -154,7 +156,7 @@ endif
 # The flags, once, by the make that builds: the targets that run something build through
 # a second make (BUILD_ALL), which prints them - after their own checks, so that a target
 # refused for a missing tool or GPU prints no flags at all.
-ifeq ($(filter clean diff diff06 steps help tables plots slides run test sanitize bench profile \
+ifeq ($(filter clean distclean diff diff06 steps help tables plots slides run test sanitize bench profile \
                limits fit device-check handout grade grade-class race print-%,$(MAKECMDGOALS)),)
 ifeq ($(CUDA),0)
 $(info [build] the CPU build, into $(BUILD)/: $(CPU_BUILD_WHY))
@@ -173,7 +175,7 @@ endif
 # (NVCC_C) is part of it, so that a build from before it kept ptxas's reports rebuilds.
 FLAGS_FILE := $(BUILD)/flags
 FLAGS_NOW := $(CC) $(CFLAGS) | $(if $(filter 1,$(CUDA)),$(NVCC_C) $(NVCCFLAGS) | )$(LDLIBS)
-ifneq ($(filter-out clean diff diff06 steps help tables plots slides handout,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out clean distclean diff diff06 steps help tables plots slides handout,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(file <$(FLAGS_FILE)),$(FLAGS_NOW))
 $(shell mkdir -p $(BUILD))
 $(file >$(FLAGS_FILE),$(FLAGS_NOW))
@@ -284,7 +286,7 @@ else
 TESTS_BUILD = $(BUILD_ALL)
 endif
 
-.PHONY: all stages run test sanitize bench profile plots slides tables diff diff06 steps fit limits clean \
+.PHONY: all stages run test sanitize bench profile plots slides tables diff diff06 steps fit limits clean distclean \
         help race device-check handout grade grade-class print-tests print-build $(STAGES)
 .DEFAULT_GOAL := all
 
@@ -533,6 +535,11 @@ grade-class:
 
 clean:
 	rm -rf build
+
+# the one thing outside build/ that a target's tools write: marp-cli, which
+# tools/setup-slides.sh installs into slides/node_modules for make slides (git ignores it)
+distclean: clean
+	rm -rf slides/node_modules
 
 # what make test would run, one a line; the folder this build puts its programs in
 print-tests:

@@ -157,6 +157,15 @@ if [ "$have_gpu" = 0 ] && command -v nvcc >/dev/null 2>&1 && [ -z "${CUDA:-}" ];
     check_that "CI's .ci/run asks for every GPU stage (make test CUDA=1)" grep -q '^make .*test CUDA=1$' .ci/run
 fi
 
+# make clean removes build/ alone; make distclean also slides/node_modules, the one folder
+# outside build/ that a target's tools write (a dry run: nothing is removed here)
+make -n --no-print-directory clean >"$tmp/clean" 2>&1
+make -n --no-print-directory distclean >"$tmp/distclean" 2>&1
+check_that "make clean removes build/ and nothing else ($(paste -sd';' "$tmp/clean"))" \
+    test "$(grep -c '^rm ' "$tmp/clean")" -eq 1 -a "$(grep -c 'node_modules' "$tmp/clean")" -eq 0
+check_that "make distclean removes build/ and slides/node_modules ($(paste -sd';' "$tmp/distclean"))" \
+    bash -c "grep -qx 'rm -rf build' '$tmp/distclean' && grep -qx 'rm -rf slides/node_modules' '$tmp/distclean'"
+
 # make run's table compares like with like: a stage that ran at another number of keys
 # (08, at its default 2^28) gets its n beside its name and no "vs previous" or
 # "cumulative" - stub programs stand in for the stages, so that this runs without a GPU

@@ -318,7 +318,8 @@ grep -qF "one lesson of $range07 changed" slides/07_onesweep.md ||
 # Every file of the course that prose names in backticks exists: a path under a stage,
 # common/, tools/, tests/, slides/ or results/ (relative to the repository or to the
 # document's folder), and a bare step file (stepK_name.cu, vK_name.cu) in some stage.
-# Paths with a placeholder (<gpu>, NAME) and build outputs are not files of the tree.
+# Paths with a placeholder (<gpu>, NAME), build outputs and slides/node_modules (what
+# tools/setup-slides.sh installs) are not files of the tree.
 for doc in $(tools/docs-unsourced.sh --docs) slides/*.md; do
     while read -r path; do
         checks=$((checks + 1))
@@ -329,7 +330,7 @@ for doc in $(tools/docs-unsourced.sh --docs) slides/*.md; do
         esac
     done < <(grep -o '`[A-Za-z0-9_./-]*`' "$doc" | tr -d '`' |
              grep -E '^((\.\./)?([0-9][0-9]_[a-z0-9_]+|common|tools|tests|slides|results)/[A-Za-z0-9_./-]*[a-z0-9]|(step|v)[0-9]+_[a-z0-9_]+\.cu?)$' |
-             grep -v '[A-Z]\{4,\}' | sort -u)
+             grep -v '[A-Z]\{4,\}' | grep -v node_modules | sort -u)
 done
 
 # The README's stage table gives each stage of several steps their number in words ("in ten
