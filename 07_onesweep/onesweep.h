@@ -31,7 +31,7 @@ void s07_slow_tile(long long tile, unsigned ns);
 
 /* Step 07.10 on: how many blocks of the pass kernel at opt's shape a multiprocessor of
  * this GPU holds (the occupancy calculator), for keys alone (pairs 0) or pairs; and in
- * *fits, how many the GPU's registers and shared memory would allow by themselves. */
+ * *fits, how many its shared memory alone would hold. */
 int s07_pass_blocks(const sort_options *opt, int pairs, int *fits);
 
 /* The flags of a look-back word. */

@@ -411,8 +411,9 @@ static void test_types_orders_ranges(void)
 
 #if STEP >= 10
 /* The lesson of 07.10: the pass for keys alone keeps three blocks of 512 on a
- * multiprocessor wherever the GPU's shared memory holds three (its 40 registers a
- * thread always allow three); pairs keep two. */
+ * multiprocessor wherever the GPU's shared memory holds three (where it does, the
+ * multiprocessor holds 1,536 threads or more, and 40 registers a thread allow three);
+ * pairs keep two. */
 static void test_residency(void)
 {
     sort_options opt = STAGE.defaults;
