@@ -66,22 +66,19 @@ for line in "${results[@]+"${results[@]}"}"; do
     [ "$step" = "${stage:0:2}" ] || stage="$stage $step" # a step of a stage of several
     cub=$(field cub_ms "$line"); check=$(field check "$line")
     [ -n "$n_first" ] || n_first=$n
+    row_prev=$prev row_first=$first # what the row is compared with; none at another n
     if [ "$n" != "$n_first" ]; then
-        stage="$stage (n=$n)" other_n=1
-        awk -v s="$stage" -v ms="$ms" -v min="$min" -v n="$n" -v cub="$cub" -v c="$check" 'BEGIN {
-            mk = ms > 0 ? n / ms / 1e3 : 0
-            vc = (cub == "NA" || cub == "") ? "NA" : sprintf("%.2fx", ms / cub)
-            printf "%-24s %12.3f %10.3f %10.1f %12s %12s %10s %6s\n", s, ms, min, mk, "-", "-", vc, c }'
-        continue
+        stage="$stage (n=$n)" other_n=1 row_prev="" row_first=""
+    else
+        [ -n "$first" ] || first=$ms row_first=$ms
+        prev=$ms
     fi
-    [ -n "$first" ] || first=$ms
-    awk -v s="$stage" -v ms="$ms" -v min="$min" -v n="$n" -v prev="$prev" -v first="$first" -v cub="$cub" -v c="$check" 'BEGIN {
+    awk -v s="$stage" -v ms="$ms" -v min="$min" -v n="$n" -v prev="$row_prev" -v first="$row_first" -v cub="$cub" -v c="$check" 'BEGIN {
         mk = ms > 0 ? n / ms / 1e3 : 0
         vp = (prev == "" || ms <= 0) ? "-" : sprintf("%.2fx", prev / ms)
-        cu = ms > 0 ? sprintf("%.2fx", first / ms) : "-"
+        cu = (first == "" || ms <= 0) ? "-" : sprintf("%.2fx", first / ms)
         vc = (cub == "NA" || cub == "") ? "NA" : sprintf("%.2fx", ms / cub)
         printf "%-24s %12.3f %10.3f %10.1f %12s %12s %10s %6s\n", s, ms, min, mk, vp, cu, vc, c }'
-    prev=$ms
 done
 for line in "${results[@]+"${results[@]}"}"; do
     cub=$(field cub_ms "$line")
