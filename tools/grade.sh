@@ -87,17 +87,18 @@ if [ -d "$work" ]; then
             { echo "make grade: WORK=$2: ${f##*/} is no file of $stage" >&2; exit 2; }
     done
 fi
-# A header with holes is this step's where this step's file is the first in the course
-# (steps.txt's order) to include it, as its handout says (tools/handout.sh): 05.1's holes
-# are in warp_scan.cuh.  A single file of another name is graded as the step's file, or,
-# where its kind is a header's (.cuh, .h), as the step's header of that kind.
+# A header's holes are this step's where its handout holds them (the rule of
+# tools/handout.sh, steps-lib.sh): 05.1's are in warp_scan.cuh.  A single file of another
+# name is graded as the step's file, or, where its kind is a header's (.cuh, .h), as the
+# step's header of that kind.
 step_header() { # EXT: the header of that kind holding this step's holes, or nothing
-    local h first
+    local h
     for h in "$stage"/*."$1" common/*."$1"; do
         [ -f "$h" ] && grep -qE '/\* (WRITE|LAB) BEGIN ' "$h" || continue
-        first=$(cut -f2 steps.txt | grep -v '^#' | while read -r f; do
-            [ -f "$f" ] && grep -qE "#include \"([^\"]*/)?${h##*/}\"" "$f" && { echo "$f"; break; }; done)
-        [ "$first" = "$file" ] && { echo "$h"; return; }
+        case $h in
+        common/*) [ "$(first_course_step_using "$h")" = "$file" ] ;;
+        *) [ "$(first_stage_step_using "$h")" = "$file" ] ;;
+        esac && { echo "$h"; return; }
     done
 }
 target=$file

@@ -46,9 +46,6 @@ guided) mark=LAB ;;
    exit 2 ;;
 esac
 stage=${file%%/*}
-first_step_using() { # HEADER: the first step file of the stage to include it, or nothing
-    grep -l "#include \"${1##*/}\"" "$stage"/step[0-9]*_*.cu 2>/dev/null | sort -V | head -n 1
-}
 step_number=$(file_step_number "$file")
 case $file in
 */radix_sort.c | */radix_sort.cu) candidates=$(ls "$stage"/*) ;;
@@ -56,7 +53,7 @@ case $file in
     candidates=$file
     for h in "$stage"/*.cuh "$stage"/*.h; do # the headers this step is the first to include
         [ -e "$h" ] || continue
-        [ "$(first_step_using "$h")" != "$file" ] || candidates="$candidates $h"
+        [ "$(first_stage_step_using "$h")" != "$file" ] || candidates="$candidates $h"
     done ;;
 */v[0-9]*_*.cu) # a version of stage 06: the same, versions for steps
     candidates=$file ;;
@@ -69,8 +66,7 @@ esac
 # course to include it
 for h in common/*.cuh common/*.h; do
     grep -q "/\* $mark BEGIN " "$h" || continue
-    first=$(steps | cut -f2 | while read -r f; do grep -q "#include \"${h##*/}\"" "$f" && { echo "$f"; break; }; done)
-    [ "$first" != "$file" ] || candidates="$candidates $h"
+    [ "$(first_course_step_using "$h")" != "$file" ] || candidates="$candidates $h"
 done
 marked=$(grep -l "/\* $mark BEGIN " $candidates 2>/dev/null || true)
 [ -n "$marked" ] ||
@@ -97,7 +93,7 @@ for f in "$stage"/*; do
     is_later[$f]=0
     [ -n "$step_number" ] || continue
     g=$f
-    case $g in *.cuh | *.h) g=$(first_step_using "$g") ;; esac
+    case $g in *.cuh | *.h) g=$(first_stage_step_using "$g") ;; esac
     k=$(file_step_number "$g")
     [ -z "$k" ] || [ "$k" -le "$step_number" ] || is_later[$f]=1
 done

@@ -19,6 +19,19 @@ step_field() { steps | awk -F'\t' -v id="$1" -v n="$2" '($1 "") == (id "") { pri
 # step_ids: every step id, in the course's order
 step_ids() { steps | cut -f1; }
 
+# Which step a header's holes belong to (tools/handout.sh hands them out with it,
+# tools/grade.sh grades a header of another name as it):
+# first_stage_step_using HEADER: of the step files of HEADER's stage, the first to include
+# it (05_warp_shuffle/warp_scan.cuh: step1_shuffle_scan.cu), or nothing
+first_stage_step_using() {
+    grep -l "#include \"${1##*/}\"" "${1%/*}"/step[0-9]*_*.cu 2>/dev/null | sort -V | head -n 1
+}
+# first_course_step_using HEADER: the first step file of the course's path to include it
+# (common/gpu_scan.cuh: 02's step2_gpu_scan.cu), or nothing
+first_course_step_using() {
+    steps | cut -f2 | while read -r f; do grep -q "#include \"${1##*/}\"" "$f" && { echo "$f"; break; }; done
+}
+
 # step_limit KIND: the most changed lines a step of that kind may differ from the one before
 step_limit() { case $1 in lesson) echo 200 ;; structure) echo 350 ;; *) echo "" ;; esac; }
 
