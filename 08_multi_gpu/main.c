@@ -294,6 +294,19 @@ static void die(int status, const char *fmt, const char *what)
     exit(status);
 }
 
+/* The RESULT line of a sort of n keys: the median of each phase (t), CUB's fields, the
+ * check, the GPU's name. */
+static void print_result(const options *o, size_t n, int gpus, int mpi, const mg_times *t,
+                         const char *cub_field, int bad, const char *gpu)
+{
+    printf("RESULT stage=08_multi_gpu step=08.%d n=%zu dist=%s seed=%llu gpus=%d mpi=%d runs=%d "
+           "sort_ms=%.3f count_ms=%.3f partition_ms=%.3f split_ms=%.3f exchange_ms=%.3f "
+           "local_sort_ms=%.3f moved_gb=%.3f %s check=%s gpu=\"%s\"\n",
+           o->step, n, o->input ? "file" : dist_name(o->dist), (unsigned long long)o->seed, gpus,
+           mpi, o->runs, t->total, t->count, t->partition, t->split, t->exchange, t->local_sort,
+           t->moved_gb, cub_field, bad ? "FAIL" : "PASS", gpu);
+}
+
 /* Zero keys (-n 0, an empty --input) are sorted to nothing, with no GPU, as every sort
  * program of the course does: an empty --output, a RESULT line, check PASS. */
 static int sort_nothing(const options *o)
@@ -304,10 +317,8 @@ static int sort_nothing(const options *o)
     printf("08_multi_gpu - %s\n", *MG_STEPS[o->step - 1].name);
     printf("  input     0 keys: nothing to sort, and no GPU is needed for it\n");
     printf("  check     PASS: zero keys in, zero keys out\n");
-    printf("RESULT stage=08_multi_gpu step=08.%d n=0 dist=%s seed=%llu gpus=0 mpi=0 runs=%d "
-           "sort_ms=0.000 count_ms=0.000 partition_ms=0.000 split_ms=0.000 exchange_ms=0.000 "
-           "local_sort_ms=0.000 moved_gb=0.000 cub_ms=NA vs_cub=NA check=PASS gpu=\"none\"\n",
-           o->step, o->input ? "file" : dist_name(o->dist), (unsigned long long)o->seed, o->runs);
+    const mg_times nothing = {0};
+    print_result(o, 0, 0, 0, &nothing, "cub_ms=NA vs_cub=NA", 0, "none");
     return 0;
 }
 
@@ -442,12 +453,8 @@ int main(int argc, char **argv)
         if (!cub_why)
             snprintf(cub_field, sizeof cub_field, "cub_ms=%.3f vs_cub=%.2f cub_call=%s", cub.ms,
                      sort_ms / cub.ms, cub_call_name(&cub));
-        printf("RESULT stage=08_multi_gpu step=08.%d n=%zu dist=%s seed=%llu gpus=%d mpi=%d runs=%d "
-               "sort_ms=%.3f count_ms=%.3f partition_ms=%.3f split_ms=%.3f exchange_ms=%.3f "
-               "local_sort_ms=%.3f moved_gb=%.3f %s check=%s gpu=\"%s\"\n",
-               o.step, o.n, o.input ? "file" : dist_name(o.dist), (unsigned long long)o.seed, w.nranks,
-               w.mpi, o.runs, sort_ms, c_ms, p_ms, s_ms, e_ms, l_ms, moved, cub_field, bad ? "FAIL" : "PASS",
-               name);
+        const mg_times medians = {sort_ms, c_ms, p_ms, s_ms, e_ms, l_ms, moved};
+        print_result(&o, o.n, w.nranks, w.mpi, &medians, cub_field, bad, name);
     }
 
     mg_parts_destroy(&w);
