@@ -282,7 +282,8 @@ printf '%s\n' "took 6.747 ms<!-- src $tmp/s.csv n=1024 sort_ms --> and 1.2x<!-- 
 cmp -s "$tmp/fixed.md" "$tmp/want.md" ||
     fail "prose-sources.awk -v fix: $(diff "$tmp/want.md" "$tmp/fixed.md" | head -n 4 | tr '\n' ' ')"
 
-for md in $(tools/docs-unsourced.sh --docs); do
+prose_docs=$(tools/docs-unsourced.sh --docs) # the documents whose prose is checked
+for md in $prose_docs; do
     checks=$((checks + 1))
     awk -v md="$md" -f tools/csv.awk -f tools/prose-sources.awk "$md" >"$tmp/sources" 2>&1
     while read -r line; do fail "$line"; done < <(grep '^FAIL ' "$tmp/sources" | sed 's/^FAIL //')
@@ -320,7 +321,7 @@ grep -qF "one lesson of $range07 changed" slides/07_onesweep.md ||
 # document's folder), and a bare step file (stepK_name.cu, vK_name.cu) in some stage.
 # Paths with a placeholder (<gpu>, NAME), build outputs and slides/node_modules (what
 # tools/setup-slides.sh installs) are not files of the tree.
-for doc in $(tools/docs-unsourced.sh --docs) slides/*.md; do
+for doc in $prose_docs slides/*.md; do
     while read -r path; do
         checks=$((checks + 1))
         case $path in
@@ -348,7 +349,7 @@ done < <(grep -E '^\| \[[0-9]{2}_[a-z0-9_]+\]' README.md |
 # the step before as the step's lesson ("`make diff FROM=07.9 TO=08.1` shows ...").
 while read -r start; do
     checks=$((checks + 1))
-    hits=$(grep -nE "make diff FROM=[0-9.]+ TO=${start//./\\.}\` shows" $(tools/docs-unsourced.sh --docs) slides/*.md 2>/dev/null)
+    hits=$(grep -nE "make diff FROM=[0-9.]+ TO=${start//./\\.}\` shows" $prose_docs slides/*.md 2>/dev/null)
     [ -z "$hits" ] || fail "step $start starts a new problem (steps.txt), yet its diff is offered as its lesson: $hits"
 done < <(awk -F'\t' '!/^#/ && $3 == "start" { print $1 }' steps.txt)
 
