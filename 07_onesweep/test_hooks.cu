@@ -64,10 +64,9 @@ int s07_pass_blocks(const sort_options *opt, int pairs, int *fits)
 {
     int blocks = 0, shared_per_sm = 0;
     size_t shared = downsweep_shared_bytes(opt->block, opt->kpt, opt->bits);
-    CUDA_CHECK(cudaFuncSetAttribute(pairs ? onesweep_pass_pairs : onesweep_pass,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocks, pairs ? onesweep_pass_pairs : onesweep_pass, opt->block, shared));
+    onesweep_kernel kernel = pairs ? onesweep_pass_pairs : onesweep_pass; /* as sort_pass picks */
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, opt->block, shared));
     CUDA_CHECK(cudaDeviceGetAttribute(&shared_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0));
     /* a block also costs the driver 1 KB of the multiprocessor's shared memory */
     *fits = (int)((size_t)shared_per_sm / (shared + 1024));
