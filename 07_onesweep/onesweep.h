@@ -34,6 +34,10 @@ void s07_slow_tile(long long tile, unsigned ns);
  * *fits, how many its shared memory alone would hold. */
 int s07_pass_blocks(const sort_options *opt, int pairs, int *fits);
 
+/* Step 07.11 on: 1 if a pass of digit width `width` at opt's shape runs the kernel
+ * compiled for the default shape, 0 if it runs the general one. */
+int s07_pass_for_default_shape(const sort_options *opt, int width, int pairs);
+
 /* The flags of a look-back word. */
 #define S07_AGGREGATE (1u << 30)
 #define S07_PREFIX (2u << 30)

@@ -1,5 +1,5 @@
 /*
- * 07_onesweep/steps.c - the stage's ten steps, in one program (see
+ * 07_onesweep/steps.c - the stage's twelve steps, in one program (see
  * STAGE_STEPS in common/sort_stage.h).  build/bin/07_onesweep sorts with the
  * last, or with the one --step K names:
  *   1  step1_onesweep.cu        one histogram, then a pass a kernel with a look-back
@@ -12,6 +12,8 @@
  *   8  step8_bit_ranges.cu      a sort by a range of the keys' bits
  *   9  step9_pairs.cu           key-value pairs
  *  10  step10_residency.cu      three blocks of 512 a multiprocessor
+ *  11  step11_shape_constants.cu  the default tile's shape compiled in
+ *  12  step12_lookback_window.cu  the look-back reads four tiles at once
  */
 #include "sort_stage.h"
 
@@ -25,8 +27,11 @@ STEP_DECLARE(7)
 STEP_DECLARE(8)
 STEP_DECLARE_PAIRS(9)
 STEP_DECLARE_PAIRS(10)
+STEP_DECLARE_PAIRS(11)
+STEP_DECLARE_PAIRS(12)
 
 const stage_step STAGE_STEPS[] = {STEP_ENTRY(1), STEP_ENTRY(2), STEP_ENTRY(3), STEP_ENTRY(4),
                                   STEP_ENTRY(5), STEP_ENTRY(6), STEP_ENTRY(7), STEP_ENTRY(8),
-                                  STEP_ENTRY_PAIRS(9), STEP_ENTRY_PAIRS(10)};
-const int STAGE_STEP_COUNT = 10;
+                                  STEP_ENTRY_PAIRS(9), STEP_ENTRY_PAIRS(10),
+                                  STEP_ENTRY_PAIRS(11), STEP_ENTRY_PAIRS(12)};
+const int STAGE_STEP_COUNT = 12;

@@ -64,13 +64,24 @@ int s07_pass_blocks(const sort_options *opt, int pairs, int *fits)
 {
     int blocks = 0, shared_per_sm = 0;
     size_t shared = downsweep_shared_bytes(opt->block, opt->kpt, opt->bits);
+#if STEP >= 11 /* as sort_pass picks, for a pass of the full digit width */
+    onesweep_kernel kernel = pass_kernel(opt, opt->bits, pairs);
+#else
     onesweep_kernel kernel = pairs ? onesweep_pass_pairs : onesweep_pass; /* as sort_pass picks */
+#endif
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, opt->block, shared));
     CUDA_CHECK(cudaDeviceGetAttribute(&shared_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0));
     /* a block also costs the driver 1 KB of the multiprocessor's shared memory */
     *fits = (int)((size_t)shared_per_sm / (shared + 1024));
     return blocks;
+}
+#endif
+
+#if STEP >= 11
+int s07_pass_for_default_shape(const sort_options *opt, int width, int pairs)
+{
+    return pass_kernel(opt, width, pairs) == onesweep_pass_512x16;
 }
 #endif
 

@@ -116,7 +116,14 @@ static void test_group_timed_out(int signal_number)
     _exit(124);
 }
 
-#define REQUIRE_GPU() gpu_require(test_name)
+/* The checks before it need no GPU: where one of them failed, the program ends as a
+ * failure here, not as "skipped" (exit 77 means no GPU, and nothing else). */
+#define REQUIRE_GPU()                                                                             \
+    do {                                                                                          \
+        if (check_failures)                                                                       \
+            exit(check_summary(test_name));                                                       \
+        gpu_require(test_name);                                                                   \
+    } while (0)
 
 /* How much a test runs.  "--small": a short run for compute-sanitizer's memcheck and
  * synccheck; "--tiny": shorter still, for racecheck and initcheck, which watch every

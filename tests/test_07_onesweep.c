@@ -430,11 +430,41 @@ static void test_residency(void)
 }
 #endif
 
+#if STEP >= 11
+/* The lesson of 07.11: a pass of the default shape - blocks of 512, 16 keys a thread,
+ * digits of 8 bits - runs the kernel compiled for that shape; any other shape, the
+ * narrower last pass of a bit range and pairs run the general kernel (every battery and
+ * the bit-range groups check that both sort exactly). */
+static void test_shape_constants(void)
+{
+    sort_options opt = STAGE.defaults;
+    CHECK_MSG(s07_pass_for_default_shape(&opt, 8, 0) == 1,
+              "keys at the default shape: the general kernel, want the one compiled for it");
+    CHECK_MSG(s07_pass_for_default_shape(&opt, 8, 1) == 0,
+              "pairs at the default shape: the kernel compiled for keys alone");
+    CHECK_MSG(s07_pass_for_default_shape(&opt, 5, 0) == 0,
+              "a 5-bit last pass of a bit range: the kernel compiled for 8-bit digits");
+    const int blocks[] = {256, 512, 512}, kpts[] = {16, 15, 16}, bits[] = {8, 8, 7};
+    for (int i = 0; i < 3; i++) {
+        sort_options o = opt;
+        o.block = blocks[i];
+        o.kpt = kpts[i];
+        o.bits = bits[i];
+        CHECK_MSG(s07_pass_for_default_shape(&o, o.bits, 0) == 0,
+                  "--block %d --kpt %d --bits %d: the kernel compiled for blocks of 512, 16 keys "
+                  "a thread and 8-bit digits", o.block, o.kpt, o.bits);
+    }
+}
+#endif
+
 int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
     TEST_GROUP(test_option_checks);
     TEST_GROUP(test_bytes_model);
+#if STEP >= 11
+    TEST_GROUP(test_shape_constants); /* which kernel: no GPU needed */
+#endif
     REQUIRE_GPU();
     TEST_GROUP(test_histogram);
     TEST_GROUP(test_first_pass);

@@ -22,19 +22,21 @@ expect_error "30-bit" -n 1073741824
 "$bin" --help | grep -q -- '-n N  .*(0\.\.1073741823)$'
 check_that "--help gives -n's range as the program takes it (0..1073741823)" test $? -eq 0
 expect_error "--no-skip takes no value" --no-skip=1
-expect_error "--step 11: 07_onesweep accepts 1..10" --step 11
+# the stage's last step, from steps.txt: the messages below name it
+last=$(grep -c '^07\.' steps.txt)
+expect_error "--step $((last + 1)): 07_onesweep accepts 1..$last" --step $((last + 1))
 # an option of a later step: the error names the step that takes it
-expect_error "^07_onesweep: error: --pairs needs one of steps 07.9 to 07.10 (--step 9 to 10)$" --step 4 --pairs
-expect_error "--pairs needs one of steps 07.9 to 07.10" --step 8 --pairs
-expect_error "^07_onesweep: error: --type needs one of steps 07.7 to 07.10 (--step 7 to 10)$" --step 1 --type f32
-expect_error "--type needs one of steps 07.7 to 07.10" --type=i32 --step 4
-expect_error "--end-bit needs one of steps 07.8 to 07.10 (--step 8 to 10)" --step 7 --end-bit 16
+expect_error "^07_onesweep: error: --pairs needs one of steps 07.9 to 07.$last (--step 9 to $last)$" --step 4 --pairs
+expect_error "--pairs needs one of steps 07.9 to 07.$last" --step 8 --pairs
+expect_error "^07_onesweep: error: --type needs one of steps 07.7 to 07.$last (--step 7 to $last)$" --step 1 --type f32
+expect_error "--type needs one of steps 07.7 to 07.$last" --type=i32 --step 4
+expect_error "--end-bit needs one of steps 07.8 to 07.$last (--step 8 to $last)" --step 7 --end-bit 16
 # the Thrust baseline sorts u32 keys ascending only: other sorts are refused before any GPU work
 expect_error "^07_onesweep: error: --thrust: the Thrust baseline sorts u32 keys, ascending" --thrust --pairs
 expect_error "--thrust: the Thrust baseline" --thrust --descending
 expect_error "--thrust: the Thrust baseline" --thrust --type f32
 expect_error "--thrust: the Thrust baseline" --thrust --end-bit 16
-expect_error "--no-skip needs one of steps 07.2 to 07.10 (--step 2 to 10)" --step 1 --no-skip
+expect_error "--no-skip needs one of steps 07.2 to 07.$last (--step 2 to $last)" --step 1 --no-skip
 # an explicit --end-bit 0 is no bit at all, not the default 32
 expect_error "--begin-bit 0 --end-bit 0: no bit to sort by (0 <= B < E <= 32)" --end-bit 0
 expect_error "--type 'f64'" --type f64
