@@ -210,8 +210,9 @@ for dir in "${dirs[@]}"; do
         "sort (ms, log scale)" "2^24+1_keys:n=16777217:sort_ms 2^28_keys:n=268435456:sort_ms CUB,_2^24+1:n=16777217:cub_ms CUB,_2^28:n=268435456:cub_ms"
     ratio "$r/sweep07_steps.csv" sweep07_vs_cub "Stage 07: each step's time over CUB's, in the same run" step \
         "2^24+1_keys:n=16777217 2^28_keys:n=268435456"
-    bars "$r/sweep07_dist.csv" sweep07_dist "Step 07.10 and CUB on every distribution, 2^24+1 keys" dist \
-        "sort (ms, log scale)" "07.10:step=07.10:sort_ms CUB:step=07.10:cub_ms"
+    last07=$(awk '$1 ~ /^07[.]/ { s = $1 } END { print s }' steps.txt) # the sweep runs the last step
+    bars "$r/sweep07_dist.csv" sweep07_dist "Step $last07 and CUB on every distribution, 2^24+1 keys" dist \
+        "sort (ms, log scale)" "$last07:step=$last07:sort_ms CUB:step=$last07:cub_ms"
     bars "$r/nn06.csv" nn06 "Stage 06 at the full size: every version and both cuBLAS baselines" version \
         "time (ms, log scale)" "K_=_5:bins=5:ms K_=_5000:bins=5000:ms"
     lines "$r/nn06_k.csv" nn06_k "Stage 06 at the full size: time against the number of bins K" \
