@@ -276,7 +276,7 @@ __device__ __forceinline__ size_t warp_striped_first(size_t b, int kpt, unsigned
     return b * block * kpt + (threadIdx.x / 32) * 32 * kpt + threadIdx.x % 32;
 }
 
-/* key[j] = the key at warp_striped_first(b, kpt) + 32 * j.  Past the end: keys
+/* key[j] = the key at warp_striped_first(b, kpt, block) + 32 * j.  Past the end: keys
  * whose bits are all 1, which rank after every real key and are never written. */
 __device__ __forceinline__ void load_warp_striped(const uint32_t *src, size_t n, size_t b,
                                                   int kpt, uint32_t *key, unsigned block)
