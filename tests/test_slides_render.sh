@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_slides_render.sh - the decks' Markdown and theme checked (speaker notes on every
-# slide, tables of at most 8 x 6, no text under 18 px), then every deck of slides/
-# laid out in a real browser (tools/check-slide-dom.js, the page's script off, so that each
+# slide, tables of at most 8 x 6, no text under 18 px), then every deck of slides/ - as the
+# lecture shows it (tools/lecture-deck.sh) and as the answers deck - laid out in a real browser (tools/check-slide-dom.js, the page's script off, so that each
 # slide lies where its HTML and CSS put it: every image loads, no text under 18 px, inside
 # the SVG pictures as the slide scales them too, no line of text in the outer edge of its
 # page, where text that does not fit spills).  With TEST_FULL=1 (make
@@ -99,13 +99,19 @@ for deck in slides/[0-9][0-9]_*.md; do
         case $line in ok*) ;; *) fail "$deck: $line" ;; esac
     done < <(node tools/check-slide-pngs.js "$tmp/$name".*.png)
 done
-# the page as the browser lays it out: every image loads, no text under 18 px
+# the page as the browser lays it out: every image loads, no text under 18 px - the lecture
+# (its holes' code as TODO lines, tools/lecture-deck.sh) and the answers deck alike
 for deck in slides/[0-9][0-9]_*.md; do
     name=$(basename "$deck" .md)
-    CHROME_PATH=$chrome "${MARP[@]}" "$deck" -o "$tmp/$name.html" >"$tmp/$name.html.log" 2>&1 ||
-        { fail "$deck: marp could not make its HTML: $(grep -m1 -i error "$tmp/$name.html.log")"; continue; }
-    # the HTML's images are named relative to the deck's folder
-    sed -i "s|<head>|<head><base href=\"file://$PWD/slides/\">|" "$tmp/$name.html"
+    tools/lecture-deck.sh "$deck" >"$tmp/$name.lecture.md" || { fail "$deck: tools/lecture-deck.sh failed"; continue; }
+    for kind in lecture answers; do
+        md=$deck html=$tmp/$name.answers.html
+        [ $kind = answers ] || { md=$tmp/$name.lecture.md html=$tmp/$name.html; }
+        CHROME_PATH=$chrome "${MARP[@]}" "$md" -o "$html" >"$html.log" 2>&1 ||
+            { fail "$deck ($kind): marp could not make its HTML: $(grep -m1 -i error "$html.log")"; continue; }
+        # the HTML's images are named relative to the deck's folder
+        sed -i "s|<head>|<head><base href=\"file://$PWD/slides/\">|" "$html"
+    done
 done
 while read -r line; do
     case $line in ok*) checks=$((checks + ${line#ok })) ;; *) fail "$line" ;; esac

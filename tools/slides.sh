@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # slides.sh [DECK.md...] - `make slides`: renders the decks of slides/ (default: all of
-# them) with marp-cli to build/slides/<deck>.html (press P in a browser for the presenter
-# view with its speaker notes), the notes alone to build/slides/<deck>.notes.txt (to
-# print), and to build/slides/<deck>.pdf, the notes as annotations and the slide titles
-# as bookmarks, where a Chromium is found (CHROME_PATH, or chromium / chromium-browser /
+# them) with marp-cli, each twice: the lecture, whose code blocks show every write-level
+# hole as the week's handout does, a TODO line (tools/lecture-deck.sh writes it to
+# build/slides/<deck>.md), to build/slides/<deck>.html (press P in a browser for the
+# presenter view with its speaker notes), its notes alone to build/slides/<deck>.notes.txt
+# (to print) and build/slides/<deck>.pdf, the notes as annotations and the slide titles as
+# bookmarks; and the answers deck, the deck of slides/ as it is, the code whole, to show
+# once the labs are due, to build/slides/<deck>.answers.html and .answers.pdf.  The PDFs
+# are made where a Chromium is found (CHROME_PATH, or chromium / chromium-browser /
 # google-chrome on PATH).  marp-cli is the version pinned in slides/package-lock.json,
 # installed with `npm ci` on first use.  The HTML files show the images of slides/img/
 # and the committed charts of results/*/plots/, which are copied next to them
@@ -37,21 +41,30 @@ for plots in results/*/plots; do
 done
 
 made=0
+# render MD OUT_BASE: the HTML, and the PDF where there is a Chromium (and, NOTES=1, the notes)
+render() {
+    local md=$1 base=$2 log=$out/$(basename "$2").log
+    "${MARP[@]}" "$md" -o "$base.html" >/dev/null 2>"$log" ||
+        { echo "slides: marp failed on $md (see $log)" >&2; exit 1; }
+    if [ "${NOTES:-0}" = 1 ]; then
+        "${MARP[@]}" --notes "$md" -o "$base.notes.txt" >/dev/null 2>>"$log" ||
+            { echo "slides: marp --notes failed on $md (see $log)" >&2; exit 1; }
+    fi
+    if [ -n "$chrome" ]; then
+        CHROME_PATH=$chrome "${MARP[@]}" --pdf --pdf-notes --pdf-outlines "$md" -o "$base.pdf" >/dev/null 2>>"$log" ||
+            { echo "slides: marp --pdf failed on $md (see $log)" >&2; exit 1; }
+    fi
+}
 for deck in "${decks[@]}"; do
     name=$(basename "$deck" .md)
-    "${MARP[@]}" "$deck" -o "$out/$name.html" >/dev/null 2>"$out/$name.log" ||
-        { echo "slides: marp failed on $deck (see $out/$name.log)" >&2; exit 1; }
-    "${MARP[@]}" --notes "$deck" -o "$out/$name.notes.txt" >/dev/null 2>>"$out/$name.log" ||
-        { echo "slides: marp --notes failed on $deck (see $out/$name.log)" >&2; exit 1; }
-    if [ -n "$chrome" ]; then
-        CHROME_PATH=$chrome "${MARP[@]}" --pdf --pdf-notes --pdf-outlines "$deck" -o "$out/$name.pdf" >/dev/null 2>>"$out/$name.log" ||
-            { echo "slides: marp --pdf failed on $deck (see $out/$name.log)" >&2; exit 1; }
-    fi
+    tools/lecture-deck.sh "$deck" >"$out/$name.md" || { echo "slides: tools/lecture-deck.sh failed on $deck" >&2; exit 1; }
+    NOTES=1 render "$out/$name.md" "$out/$name"   # the lecture: its images are build/slides/img, build/results
+    render "$deck" "$out/$name.answers"
     made=$((made + 1))
 done
 what="$made decks"; [ "$made" -ne 1 ] || what="1 deck"
 if [ -n "$chrome" ]; then
-    echo "slides: $what in $out/ (HTML, PDF with notes, notes as text; Chromium: $chrome)"
+    echo "slides: $what in $out/, each as the lecture (<deck>.html, .pdf with notes, .notes.txt) and the answers deck (<deck>.answers.html, .pdf; Chromium: $chrome)"
 else
-    echo "slides: $what in $out/ as HTML and notes only - no Chromium for the PDFs (apt-get install chromium, or set CHROME_PATH)"
+    echo "slides: $what in $out/, each as the lecture (<deck>.html, .notes.txt) and the answers deck (<deck>.answers.html) - no Chromium for the PDFs (apt-get install chromium, or set CHROME_PATH)"
 fi
