@@ -291,7 +291,8 @@ endif
 .DEFAULT_GOAL := all
 
 # (limits: not in a lab handout, which leaves tools/limits.cu out: its mma answers 06.8's hole)
-all: stages $(TEST_BINS) $(if $(filter 1,$(CUDA)),$(if $(wildcard tools/limits.cu),$(BUILD)/bin/limits))
+all: stages $(TEST_BINS) $(if $(filter 1,$(CUDA)),$(if $(wildcard tools/limits.cu),$(BUILD)/bin/limits) \
+    $(if $(wildcard tools/nccl_alltoall.cu),$(BUILD)/bin/nccl_alltoall))
 # every stage's program, and nothing else: what make run and make bench run
 stages: $(STAGES:%=$(BUILD)/bin/%)
 
@@ -394,6 +395,14 @@ $(BUILD)/bin/limits: $(BUILD)/obj/tools/limits.o $(LIBCOMMON)
 	$(Q)$(LINK) $^ -o $@ $(LDLIBS)
 endif
 
+# NCCL's own rate for stage 08's exchange (tools/nccl_alltoall.cu): a tool, not a stage.
+ifeq ($(CUDA),1)
+$(BUILD)/bin/nccl_alltoall: $(BUILD)/obj/tools/nccl_alltoall.o $(LIBCOMMON)
+	@mkdir -p $(@D)
+	$(call say,LINK,$@)
+	$(Q)$(LINK) $^ -o $@ -lnccl $(LDLIBS)
+endif
+
 # The grader's race (tools/grade.sh): make race RACE_FILE=<a step's file> RACE_COURSE=<the
 # course's copy of it> builds build/race/race, in which the course's copy and this tree's
 # file - a student's - sort the same keys in turn (common/race.c): both renamed as the steps
@@ -421,7 +430,7 @@ ifeq ($(CUDA),1)
 include $(wildcard [0-9][0-9]_*/rules.mk)
 else
 # the CPU build builds no GPU stage: asked for one, it says why
-$(NOT_BUILT_STAGES) $(BUILD)/bin/limits:
+$(NOT_BUILT_STAGES) $(BUILD)/bin/limits $(BUILD)/bin/nccl_alltoall:
 	@echo "make: $(notdir $@) needs nvcc: the CPU build ($(CPU_BUILD_WHY)) leaves it out" >&2; exit 2
 endif
 
