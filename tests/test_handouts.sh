@@ -158,18 +158,59 @@ check_step() {
     esac
 }
 
+# INSTRUCTOR.md's table of what a week asks: "week | write level | guided level | exercises
+# | extra exercises | lines to write", its steps as "07.5, 07.7-07.11" (ranges in steps.txt's
+# order), its exercises as "07: 6-11" or "06: 1-5, 8" ("-": none)
+week_table() {
+    awk -F'|' '/^[*][*]What a week asks[.][*][*]/ { on = 1 } on && /^[|] [0-9]/ {
+                   for (i = 2; i <= 7; i++) { gsub(/^ +| +$/, "", $i) } ; print $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 "\t" $7 }
+               on && /^$/ && seen++ { on = 0 }' INSTRUCTOR.md
+}
+# expand_steps LIST: one step a line
+expand_steps() {
+    local item from to
+    [ "$1" = - ] && return
+    tr ',' '\n' <<<"$1" | sed 's/^ *//; s/ *$//' | while IFS= read -r item; do
+        case $item in
+        *-*) from=${item%-*} to=${item#*-}
+             step_ids | awk -v a="$from" -v b="$to" '($1 "") == a { on = 1 } on { print } ($1 "") == b { on = 0 }' ;; # as strings: 07.1 is not 07.10
+        *) echo "$item" ;;
+        esac
+    done
+}
+# expand_exercises LIST: "stage:number" a line
+expand_exercises() {
+    local stage nums item
+    [ "$1" = - ] && return
+    stage=${1%%:*} nums=${1#*: }
+    tr ',' '\n' <<<"$nums" | sed 's/^ *//; s/ *$//' | while IFS= read -r item; do
+        case $item in *-*) seq "${item%-*}" "${item#*-}" ;; *) echo "$item" ;; esac
+    done | sed "s/^/$stage:/"
+}
+guided_ids=""
+[ -n "${HANDOUT_STEPS:-}" ] || guided_ids=$(week_table | while IFS=$'\t' read -r _ _ g _; do expand_steps "$g"; done | paste -sd' ' -)
+
 sizes=$tmp/sizes
 jobs=$(nproc 2>/dev/null || echo 2)
 levels=write
 [ "${TEST_FULL:-0}" != 1 ] || levels="write guided"
-for level in $levels; do
-    for id in ${HANDOUT_STEPS:-$(step_ids)}; do
+# ids_of LEVEL: the steps whose handouts of that level are checked (the guided level by
+# default only for the steps a week hands out at that level: their sizes are its load)
+ids_of() {
+    if [ -n "${HANDOUT_STEPS:-}" ]; then echo "$HANDOUT_STEPS"
+    elif [ "$1" = guided ] && [ "${TEST_FULL:-0}" != 1 ]; then echo "$guided_ids"
+    else step_ids; fi
+}
+run_levels=$levels
+[ -z "$guided_ids" ] || [[ " $levels " == *" guided "* ]] || run_levels="$levels guided"
+for level in $run_levels; do
+    for id in $(ids_of "$level"); do
         in_background "$jobs" "$tmp/$level-$id.out" check_step "$level" "$id"
     done
 done
 wait
-for level in $levels; do
-    for id in ${HANDOUT_STEPS:-$(step_ids)}; do
+for level in $run_levels; do
+    for id in $(ids_of "$level"); do
         checks=$((checks + $(grep -c '^CHECK$' "$tmp/$level-$id.out")))
         while IFS= read -r line; do fail "${line#FAIL: }"; done < <(grep '^FAIL: ' "$tmp/$level-$id.out")
         cat "$tmp/$level-$id.sizes" >>"$sizes"
@@ -189,6 +230,32 @@ awk -F'|' '/^The write level.s holes/ { on = 1 } on && /^[|] [0-9]/ {
 [[ " $levels " != *" write "* ]] ||
     check_that "INSTRUCTOR.md's table of the write level's holes is the handouts' ($(wc -l <"$tmp/holes.handouts") holes)" \
         cmp -s "$tmp/holes.handouts" "$tmp/holes.guide"
+# what a week asks, from the handouts: every step handed out once, at the level the table
+# says; every exercise of the stages' READMEs in one week; the lines the table gives are the
+# sum of the holes' lines at those levels; no week asks more than 100 lines or 6 exercises
+week_table >"$tmp/weeks"
+check_that "INSTRUCTOR.md has its table of what a week asks ($(wc -l <"$tmp/weeks") weeks)" test "$(wc -l <"$tmp/weeks")" -ge 12
+while IFS=$'\t' read -r week write guided exercises extra lines; do
+    expand_steps "$write" | sed 's/^/write\t/' >"$tmp/week-steps"
+    expand_steps "$guided" | sed 's/^/guided\t/' >>"$tmp/week-steps"
+    cut -f2 "$tmp/week-steps" >>"$tmp/all-steps"
+    got=$(awk -F'\t' 'NR == FNR { want[$1 "\t" $2] = 1; next } ($1 "\t" $2) in want { s += $4 } END { print s + 0 }' \
+          "$tmp/week-steps" "$sizes")
+    check_that "week $week: $lines lines to write in INSTRUCTOR.md, $got in its handouts" test "$lines" = "$got"
+    check_that "week $week asks at most 100 lines ($got)" test "$got" -le 100
+    asked=$(expand_exercises "$exercises" | tee -a "$tmp/all-exercises" | wc -l)
+    expand_exercises "$extra" >>"$tmp/all-exercises"
+    check_that "week $week asks at most 6 exercises ($asked)" test "$asked" -le 6
+done <"$tmp/weeks"
+check_that "every step is handed out in exactly one week ($(sort "$tmp/all-steps" | uniq -d | paste -sd' ' -) twice; $(step_ids | sort | comm -23 - <(sort -u "$tmp/all-steps") | paste -sd' ' -) never)" \
+    cmp -s <(step_ids | sort) <(sort "$tmp/all-steps")
+for readme in [0-9][0-9]_*/README.md; do
+    stage=${readme%%_*}
+    awk -v s="$stage" '/^## Lab/ { on = 1; next } on && /^## / { on = 0 } on && /^[0-9]+\. / { print s ":" $1 + 0 }' "$readme"
+done | sort >"$tmp/readme-exercises"
+check_that "every exercise of the stages' READMEs is in exactly one week ($(sort "$tmp/all-exercises" | uniq -d | paste -sd' ' -) twice; $(comm -23 "$tmp/readme-exercises" <(sort -u "$tmp/all-exercises") | paste -sd' ' -) in none)" \
+    cmp -s "$tmp/readme-exercises" <(sort "$tmp/all-exercises")
+
 for level in $levels; do
     awk -F'\t' -v level="$level" '$1 == level { print $4 }' "$sizes" | sort -n >"$tmp/n"
     count=$(wc -l <"$tmp/n")
