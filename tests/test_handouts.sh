@@ -187,8 +187,9 @@ expand_exercises() {
         case $item in *-*) seq "${item%-*}" "${item#*-}" ;; *) echo "$item" ;; esac
     done | sed "s/^/$stage:/"
 }
+week_table >"$tmp/weeks"
 guided_ids=""
-[ -n "${HANDOUT_STEPS:-}" ] || guided_ids=$(week_table | while IFS=$'\t' read -r _ _ g _; do expand_steps "$g"; done | paste -sd' ' -)
+[ -n "${HANDOUT_STEPS:-}" ] || guided_ids=$(while IFS=$'\t' read -r _ _ g _; do expand_steps "$g"; done <"$tmp/weeks" | paste -sd' ' -)
 
 sizes=$tmp/sizes
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -233,7 +234,6 @@ awk -F'|' '/^The write level.s holes/ { on = 1 } on && /^[|] [0-9]/ {
 # what a week asks, from the handouts: every step handed out once, at the level the table
 # says; every exercise of the stages' READMEs in one week; the lines the table gives are the
 # sum of the holes' lines at those levels; no week asks more than 100 lines or 6 exercises
-week_table >"$tmp/weeks"
 check_that "INSTRUCTOR.md has its table of what a week asks ($(wc -l <"$tmp/weeks") weeks)" test "$(wc -l <"$tmp/weeks")" -ge 12
 while IFS=$'\t' read -r week write guided exercises extra lines; do
     expand_steps "$write" | sed 's/^/write\t/' >"$tmp/week-steps"

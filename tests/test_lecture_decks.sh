@@ -11,6 +11,7 @@
 #   - a deck made here with a hole's code in a code block, and in a diff, loses it.
 set -u
 cd "$(dirname "$0")/.."
+. tools/slides-env.sh # slides_in
 failures=0 checks=0
 check_that() { checks=$((checks + 1)); local what=$1; shift; "$@" || { echo "FAIL: $what"; failures=$((failures + 1)); }; }
 tmp=$(mktemp -d)
@@ -26,10 +27,6 @@ hole_lines_in() {
     awk -F'\t' 'NR == FNR { name[NR] = $1; text[NR] = $2; n = NR; next }
                 { for (i = 1; i <= n; i++) if (index($0, text[i])) { print FNR "\t" name[i] "\t" text[i]; break } }' \
         "$tmp/holes" "$1"
-}
-slides_in() {
-    awk 'NR == 1 && /^---$/ { front = 1; next } front { if (/^---$/) front = 0; next }
-         /^```/ { code = !code; next } !code && /^---$/ { rulers++ } END { print rulers + 1 }' "$1"
 }
 
 for deck in "${decks[@]}"; do

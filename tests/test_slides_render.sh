@@ -73,16 +73,6 @@ export TMPDIR=$tmp # marp's and puppeteer's Chromium profiles
 failures=0 checks=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-# slides_in DECK: the slides Marp makes of it - one more than the "---" rulers outside
-# the front matter and the code blocks
-slides_in() {
-    awk 'NR == 1 && /^---$/ { front = 1; next }
-         front { if (/^---$/) front = 0; next }
-         /^```/ { code = !code; next }
-         !code && /^---$/ { rulers++ }
-         END { print rulers + 1 }' "$1"
-}
-
 for deck in slides/[0-9][0-9]_*.md; do
     [ "${TEST_FULL:-0}" = 1 ] || break # the pixels: make test FULL=1
     name=$(basename "$deck" .md)

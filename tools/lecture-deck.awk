@@ -51,7 +51,6 @@ function flush_block(    i, j, k, t, run_long, name, seen, opened, keep) {
         else
             print todo(name, substr(code_of[i], 1, RLENGTH), mark_of[i])
         seen[name] = 1
-        replaced += keep - i
         for (k = keep; k < j; k++) print block[k]
         i = j
     }
@@ -95,5 +94,4 @@ incode {
 END {
     if (list) exit
     if (incode) flush_block()
-    if (stats) printf "%d\n", replaced > "/dev/stderr"
 }

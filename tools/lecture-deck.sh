@@ -4,7 +4,6 @@
 # handout has it (tools/lecture-deck.awk).  The decks in slides/ hold the code whole: they
 # are the answers decks, shown after the labs are due; `make slides` renders both.
 #   --list: the holes' lines instead, "name<TAB>line".
-#   LECTURE_STATS=1: the number of lines replaced, on stderr.
 set -u
 cd "$(dirname "$0")/.."
 deck=${1:?usage: tools/lecture-deck.sh DECK.md [--list]}
@@ -12,5 +11,5 @@ deck=${1:?usage: tools/lecture-deck.sh DECK.md [--list]}
 mapfile -t sources < <(grep -l 'WRITE BEGIN' [0-9][0-9]_*/*.c [0-9][0-9]_*/*.cu [0-9][0-9]_*/*.cuh \
                        [0-9][0-9]_*/*.h common/*.c common/*.cu common/*.cuh common/*.h 2>/dev/null)
 list=0; [ "${2:-}" = --list ] && list=1
-awk -v deck="$deck" -v list="$list" -v stats="${LECTURE_STATS:-0}" -f tools/lecture-deck.awk \
+awk -v deck="$deck" -v list="$list" -f tools/lecture-deck.awk \
     "${sources[@]}" "$deck"

@@ -1,5 +1,6 @@
 # slides-env.sh - what tools/slides.sh, tools/setup-slides.sh and
-# tests/test_slides_render.sh share (sourced, from the repository root).
+# tests/test_slides_render.sh and tests/test_lecture_decks.sh share (sourced, from the
+# repository root).
 
 # The Chromium marp-cli renders with: CHROME_PATH, else the first of Debian's,
 # Ubuntu's and Google's names on PATH; empty when there is none.
@@ -24,4 +25,14 @@ missing_fonts() {
     for family in "${SLIDE_FONTS[@]}"; do
         fc-list : family 2>/dev/null | tr ',' '\n' | grep -qxF "$family" || echo "$family"
     done
+}
+
+# slides_in DECK: the slides Marp makes of it - one more than the "---" rulers outside
+# the front matter and the code blocks
+slides_in() {
+    awk 'NR == 1 && /^---$/ { front = 1; next }
+         front { if (/^---$/) front = 0; next }
+         /^```/ { code = !code; next }
+         !code && /^---$/ { rulers++ }
+         END { print rulers + 1 }' "$1"
 }
