@@ -23,7 +23,8 @@ expect_error "30-bit" -n 1073741824
 check_that "--help gives -n's range as the program takes it (0..1073741823)" test $? -eq 0
 expect_error "--no-skip takes no value" --no-skip=1
 # the stage's last step, from steps.txt: the messages below name it
-last=$(grep -c '^07\.' steps.txt)
+last=$(. tools/steps-lib.sh; last_stage_step 07)
+last=${last#07.}
 expect_error "--step $((last + 1)): 07_onesweep accepts 1..$last" --step $((last + 1))
 # an option of a later step: the error names the step that takes it
 expect_error "^07_onesweep: error: --pairs needs one of steps 07.9 to 07.$last (--step 9 to $last)$" --step 4 --pairs

@@ -13,6 +13,7 @@
 # every machine; the decks show the same SVG files.
 set -u
 cd "$(dirname "$0")/.."
+. tools/steps-lib.sh # last_stage_step
 if ! command -v gnuplot >/dev/null 2>&1; then
     echo "plots: gnuplot not found - install it (Debian/Ubuntu: apt-get install gnuplot-nox, or run tools/setup-slides.sh) and run make plots again" >&2
     exit 2
@@ -210,7 +211,7 @@ for dir in "${dirs[@]}"; do
         "sort (ms, log scale)" "2^24+1_keys:n=16777217:sort_ms 2^28_keys:n=268435456:sort_ms CUB,_2^24+1:n=16777217:cub_ms CUB,_2^28:n=268435456:cub_ms"
     ratio "$r/sweep07_steps.csv" sweep07_vs_cub "Stage 07: each step's time over CUB's, in the same run" step \
         "2^24+1_keys:n=16777217 2^28_keys:n=268435456"
-    last07=$(awk '$1 ~ /^07[.]/ { s = $1 } END { print s }' steps.txt) # the sweep runs the last step
+    last07=$(last_stage_step 07) # the sweep runs the last step
     bars "$r/sweep07_dist.csv" sweep07_dist "Step $last07 and CUB on every distribution, 2^24+1 keys" dist \
         "sort (ms, log scale)" "$last07:step=$last07:sort_ms CUB:step=$last07:cub_ms"
     bars "$r/nn06.csv" nn06 "Stage 06 at the full size: every version and both cuBLAS baselines" version \

@@ -19,6 +19,9 @@ step_field() { steps | awk -F'\t' -v id="$1" -v n="$2" '($1 "") == (id "") { pri
 # step_ids: every step id, in the course's order
 step_ids() { steps | cut -f1; }
 
+# last_stage_step NN: the id of stage NN's last step (07 -> 07.12)
+last_stage_step() { step_ids | grep "^$1\." | tail -n 1; }
+
 # Which step a header's holes belong to (tools/handout.sh hands them out with it,
 # tools/grade.sh grades a header of another name as it):
 # first_stage_step_using HEADER: of the step files of HEADER's stage, the first to include
