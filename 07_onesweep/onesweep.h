@@ -38,6 +38,11 @@ int s07_pass_blocks(const sort_options *opt, int pairs, int *fits);
  * compiled for the default shape, 0 if it runs the general one. */
 int s07_pass_for_default_shape(const sort_options *opt, int width, int pairs);
 
+/* Step 07.13 on: the histogram step on n keys (n >= 1), as a sort with opt plans it;
+ * crowded[p] gets 1 if pass p is planned to count its tiles' digits by match, 0 if
+ * by one atomic a lane (or is skipped).  Returns the number of passes. */
+int s07_crowded_passes(const uint32_t *keys, size_t n, const sort_options *opt, int *crowded);
+
 /* The flags of a look-back word. */
 #define S07_AGGREGATE (1u << 30)
 #define S07_PREFIX (2u << 30)

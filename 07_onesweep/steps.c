@@ -1,5 +1,5 @@
 /*
- * 07_onesweep/steps.c - the stage's twelve steps, in one program (see
+ * 07_onesweep/steps.c - the stage's thirteen steps, in one program (see
  * STAGE_STEPS in common/sort_stage.h).  build/bin/07_onesweep sorts with the
  * last, or with the one --step K names:
  *   1  step1_onesweep.cu        one histogram, then a pass a kernel with a look-back
@@ -14,6 +14,7 @@
  *  10  step10_residency.cu      three blocks of 512 a multiprocessor
  *  11  step11_shape_constants.cu  the default tile's shape compiled in
  *  12  step12_lookback_window.cu  the look-back reads four tiles at once
+ *  13  step13_crowded_counts.cu  crowded passes count by match
  */
 #include "sort_stage.h"
 
@@ -29,9 +30,11 @@ STEP_DECLARE_PAIRS(9)
 STEP_DECLARE_PAIRS(10)
 STEP_DECLARE_PAIRS(11)
 STEP_DECLARE_PAIRS(12)
+STEP_DECLARE_PAIRS(13)
 
 const stage_step STAGE_STEPS[] = {STEP_ENTRY(1), STEP_ENTRY(2), STEP_ENTRY(3), STEP_ENTRY(4),
                                   STEP_ENTRY(5), STEP_ENTRY(6), STEP_ENTRY(7), STEP_ENTRY(8),
                                   STEP_ENTRY_PAIRS(9), STEP_ENTRY_PAIRS(10),
-                                  STEP_ENTRY_PAIRS(11), STEP_ENTRY_PAIRS(12)};
-const int STAGE_STEP_COUNT = 12;
+                                  STEP_ENTRY_PAIRS(11), STEP_ENTRY_PAIRS(12),
+                                  STEP_ENTRY_PAIRS(13)};
+const int STAGE_STEP_COUNT = 13;

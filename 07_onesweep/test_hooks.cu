@@ -85,6 +85,31 @@ int s07_pass_for_default_shape(const sort_options *opt, int width, int pairs)
 }
 #endif
 
+#if STEP >= 13
+int s07_crowded_passes(const uint32_t *keys, size_t n, const sort_options *opt, int *crowded)
+{
+    sort_options o = *opt;
+    o.poison = 1;
+    int passes = passes_in_range(&o);
+    sort_report rep;
+    report_clear(&rep, passes);
+    sort_context c;
+    context_create(&c, n, &o, &rep);
+    uint32_t *d_keys = hook_upload(keys, n);
+    step_timer_start(&c.timer);
+    context_clear(&c);
+    histogram(&c, d_keys, passes);
+    step_timer_collect(&c.timer, &rep);
+    int plan[MAX_PASSES + 1];
+    CUDA_CHECK(cudaMemcpy(plan, c.d_plan, (passes + 1) * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int p = 0; p < passes; p++)
+        crowded[p] = plan[p] != PLAN_SKIP && (plan[p] & PLAN_CROWDED) != 0;
+    gpu_free(d_keys);
+    context_destroy(&c);
+    return passes;
+}
+#endif
+
 void s07_slow_tile(long long tile, unsigned ns)
 {
     CUDA_CHECK(cudaMemcpyToSymbol(test_slow_tile, &tile, sizeof tile));

@@ -457,6 +457,47 @@ static void test_shape_constants(void)
 }
 #endif
 
+#if STEP >= 13
+/* The lesson of 07.13: the histogram step plans a pass to count by match exactly where
+ * two of the n keys share its digit with a chance above 1/32 (the sum of the pass's
+ * squared digit counts over n^2), and a skipped pass not at all - computed here on the
+ * CPU from the keys, for distributions on both sides of the line (few and and4 keys
+ * above it, uniform below, equal and high keys with skipped passes). */
+static void test_crowded_passes(void)
+{
+    const key_dist dists[] = {DIST_UNIFORM, DIST_FEW, DIST_AND4, DIST_AND2, DIST_EQUAL,
+                              DIST_HIGH, DIST_SORTED};
+    const int widths[] = {8, 4};
+    const size_t n = test_tiny ? 20000 : 100003;
+    uint32_t *keys = alloc_u32(n);
+    for (int w = 0; w < 2; w++)
+        for (int k = 0; k < 7; k++) {
+            sort_options opt = options(widths[w], STAGE.defaults.block, STAGE.defaults.kpt);
+            size_t bins = (size_t)1 << opt.bits;
+            make_keys(keys, n, dists[k], 77 + (uint64_t)k);
+            int got[32], passes = s07_crowded_passes(keys, n, &opt, got);
+            CHECK_MSG(passes == passes_for_bits(opt.bits), "%d passes, want %d", passes,
+                      passes_for_bits(opt.bits));
+            for (int p = 0; p < passes && p < passes_for_bits(opt.bits); p++) {
+                uint64_t count[256] = {0}, squares = 0;
+                int one_digit = 0;
+                for (size_t i = 0; i < n; i++)
+                    count[(keys[i] >> (p * opt.bits)) & (bins - 1)]++;
+                for (size_t d = 0; d < bins; d++) {
+                    squares += count[d] * count[d];
+                    one_digit |= count[d] == n;
+                }
+                int want = !one_digit && squares > (uint64_t)n * n / 32;
+                CHECK_MSG(got[p] == want, "--bits %d, %s keys: pass %d planned to count by %s, "
+                          "want by %s (sum of squares / n^2 = %.4f)", opt.bits,
+                          dist_name(dists[k]), p, got[p] ? "match" : "atomics",
+                          want ? "match" : "atomics", (double)squares / ((double)n * n));
+            }
+        }
+    free(keys);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
@@ -471,6 +512,9 @@ int main(int argc, char **argv)
     TEST_GROUP(test_slow_tiles);
 #if STEP >= 10
     TEST_GROUP(test_residency);
+#endif
+#if STEP >= 13
+    TEST_GROUP(test_crowded_passes);
 #endif
 #if STEP >= 2
     TEST_GROUP(test_skipping);

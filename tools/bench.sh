@@ -58,6 +58,8 @@
 # set failed.
 # BENCH_RUNS (default 5) sets --runs.  BENCH_STAGES="02_parallel_hist_scan 03_split_k1"
 # limits the sets stages, thrust and sizes to those stages (default: every sort stage).
+# BENCH_STEPS="07.13" limits the set stages to those steps (a new step measured without
+# measuring again the ones before it; its rows then go beside theirs by hand).
 set -u
 bin_dir=$1; shift
 sets=("$@")
@@ -154,6 +156,10 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         begin "$out_dir/stages.csv"
         for s in $sort_stages; do
             while read -r step; do
+                if [ -n "${BENCH_STEPS:-}" ]; then
+                    id=${s%%_*}${step:+.${step#--step }}
+                    case " $BENCH_STEPS " in *" $id "*) ;; *) continue ;; esac
+                fi
                 case $s in # the CPU-bound stages vary on a shared host: 9 runs, fastest beside median
                     01_* | 02_*) run "$csv" "$s" $step -n 16777217 --runs 9 ;;
                     *) run "$csv" "$s" $step -n 16777217 ;;
