@@ -462,7 +462,8 @@ static void test_shape_constants(void)
  * two of the n keys share its digit with a chance above 1/32 (the sum of the pass's
  * squared digit counts over n^2), and a skipped pass not at all - computed here on the
  * CPU from the keys, for distributions on both sides of the line (few and and4 keys
- * above it, uniform below, equal and high keys with skipped passes). */
+ * above it, uniform keys below it at 8-bit digits and above it at 4-bit ones, equal and
+ * high keys with skipped passes). */
 static void test_crowded_passes(void)
 {
     const key_dist dists[] = {DIST_UNIFORM, DIST_FEW, DIST_AND4, DIST_AND2, DIST_EQUAL,
