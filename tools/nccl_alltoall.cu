@@ -10,7 +10,13 @@
  * and one RESULT line: the bytes that crossed between GPUs (moved_gb), the time, and the
  * rate a GPU sends at (gbs_per_gpu: moved bytes / G / time).
  *
+ * --shift K moves every cut between two parts K keys off the even one (a part for an even
+ * GPU K keys longer, for an odd one K shorter): the same bytes, but parts that start and
+ * end where 08's do - anywhere, not on a 16-byte boundary, as a cut between keys of two
+ * owners falls (K = 1, 2 or 3 keys: every part but the first off such a boundary).
+ *
  *   build/bin/nccl_alltoall -n 1073741824 --gpus 4 --runs 5
+ *   build/bin/nccl_alltoall -n 1073741824 --gpus 4 --runs 5 --shift 1
  *
  * Exit 2 with one line on bad options; 77 ("SKIP: ...") with fewer than 2 GPUs.
  */
@@ -26,6 +32,7 @@
 
 #define MAX_GPUS 8
 #define MAX_RUNS 1000
+#define MAX_SHIFT 1024
 
 #define NCCL_CHECK(call) nccl_check((call), #call, __FILE__, __LINE__)
 static void nccl_check(ncclResult_t status, const char *call, const char *file, int line)
@@ -41,16 +48,20 @@ typedef struct {
     size_t n;  /* keys in all */
     int gpus;  /* 0: every visible one */
     int runs;
+    size_t shift; /* keys each cut moves off the even one */
 } options;
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: nccl_alltoall [-n KEYS] [--gpus G] [--runs R]\n"
+    fprintf(f, "usage: nccl_alltoall [-n KEYS] [--gpus G] [--runs R] [--shift K]\n"
                "  NCCL's rate for stage 08's exchange of KEYS uniform 4-byte keys over G GPUs\n"
                "  -n KEYS    keys in all, 2..2^34 (default 1073741824)\n"
                "  --gpus G   GPUs of this host, 2..%d (default: every visible one)\n"
                "  --runs R   timed exchanges after one warm-up, 1..%d; the median is shown "
-               "(default 5)\n", MAX_GPUS, MAX_RUNS);
+               "(default 5)\n"
+               "  --shift K  every cut between two parts K keys off the even one, 0..%d\n"
+               "             (default 0): parts that start anywhere, as 08's do\n",
+               MAX_GPUS, MAX_RUNS, MAX_SHIFT);
 }
 
 /* the value of option argv[*i] (--opt VALUE or --opt=VALUE), as a whole number in [lo, hi] */
@@ -77,11 +88,23 @@ static int number_arg(int argc, char **argv, int *i, const char *name, unsigned 
     return 0;
 }
 
+/* A part of the exchange holds about n / g^2 keys: a shift must leave every part some. */
+static int check_shift(const options *o, int g)
+{
+    if (o->shift >= o->n / g / g) {
+        fprintf(stderr, "nccl_alltoall: error: --shift %zu: a part of -n %zu over %d GPUs holds "
+                "%zu keys; the shift must be smaller\n", o->shift, o->n, g, o->n / g / g);
+        return -1;
+    }
+    return 0;
+}
+
 static int parse(int argc, char **argv, options *o)
 {
     o->n = (size_t)1 << 30;
     o->gpus = 0;
     o->runs = 5;
+    o->shift = 0;
     for (int i = 1; i < argc; i++) {
         unsigned long long v;
         const char *a = argv[i];
@@ -100,18 +123,33 @@ static int parse(int argc, char **argv, options *o)
             if (number_arg(argc, argv, &i, "--runs", 1, MAX_RUNS, &v))
                 return -1;
             o->runs = (int)v;
+        } else if (!strcmp(a, "--shift") || !strncmp(a, "--shift=", 8)) {
+            if (number_arg(argc, argv, &i, "--shift", 0, MAX_SHIFT, &v))
+                return -1;
+            o->shift = (size_t)v;
         } else {
             fprintf(stderr, "nccl_alltoall: error: %s: unknown option (--help lists them)\n", a);
             return -1;
         }
     }
-    return 0;
+    return o->gpus ? check_shift(o, o->gpus) : 0;
 }
 
 /* rank r's share of n over g: the remainder spread over the first ranks (as stage 08's) */
 static size_t share(size_t n, int g, int r)
 {
     return n / g + ((size_t)r < n % g ? 1 : 0);
+}
+
+/* the keys GPU r sends GPU h: an even part of its share, made `shift` keys longer for an
+ * even h and shorter for an odd one (with an odd g the last part stays even), so that the
+ * parts still add up to the share */
+static size_t part(size_t mine, int g, int h, size_t shift)
+{
+    size_t even = share(mine, g, h);
+    if (g % 2 && h == g - 1)
+        return even;
+    return h % 2 ? even - shift : even + shift;
 }
 
 typedef struct {
@@ -184,18 +222,23 @@ int main(int argc, char **argv)
     exchange x;
     memset(&x, 0, sizeof x);
     x.g = g;
-    /* GPU r holds share(n, g, r) keys and sends an even part of them to each GPU */
+    /* GPU r holds share(n, g, r) keys and sends a part of them to each GPU */
+    if (check_shift(&o, g)) /* with --gpus, checked before the GPU was looked for */
+        return 2;
     size_t most = 0, moved = 0;
     for (int r = 0; r < g; r++) {
-        size_t mine = share(o.n, g, r), got = 0;
+        size_t mine = share(o.n, g, r);
         for (int h = 0; h < g; h++) {
-            x.send[r][h] = share(mine, g, h);
+            x.send[r][h] = part(mine, g, h, o.shift);
             if (h != r)
                 moved += x.send[r][h];
         }
-        for (int h = 0; h < g; h++)
-            got += share(share(o.n, g, h), g, r);
         most = mine > most ? mine : most;
+    }
+    for (int r = 0; r < g; r++) {
+        size_t got = 0;
+        for (int h = 0; h < g; h++)
+            got += x.send[h][r];
         most = got > most ? got : most;
     }
     int devs[MAX_GPUS];
@@ -223,12 +266,12 @@ int main(int argc, char **argv)
     double moved_gb = 4.0 * (double)moved / 1e9, gbs = moved_gb / g / (median / 1000.0);
     char name[128];
     gpu_name(name, sizeof name);
-    printf("NCCL exchange of %zu keys over %d GPUs (%s): %.3f GB between GPUs, median of %d "
-           "%.3f ms (min %.3f), %.1f GB/s sent a GPU\n",
-           o.n, g, name, moved_gb, o.runs, median, ms[0], gbs);
-    printf("RESULT tool=nccl_alltoall n=%zu gpus=%d runs=%d moved_gb=%.4f exchange_ms=%.3f "
-           "min_ms=%.3f gbs_per_gpu=%.1f nccl=%d gpu=\"%s\"\n",
-           o.n, g, o.runs, moved_gb, median, ms[0], gbs, NCCL_VERSION_CODE, name);
+    printf("NCCL exchange of %zu keys over %d GPUs (%s), cuts shifted by %zu keys: %.3f GB "
+           "between GPUs, median of %d %.3f ms (min %.3f), %.1f GB/s sent a GPU\n",
+           o.n, g, name, o.shift, moved_gb, o.runs, median, ms[0], gbs);
+    printf("RESULT tool=nccl_alltoall n=%zu gpus=%d shift=%zu runs=%d moved_gb=%.4f "
+           "exchange_ms=%.3f min_ms=%.3f gbs_per_gpu=%.1f nccl=%d gpu=\"%s\"\n",
+           o.n, g, o.shift, o.runs, moved_gb, median, ms[0], gbs, NCCL_VERSION_CODE, name);
     for (int r = 0; r < g; r++) {
         CUDA_CHECK(cudaSetDevice(r));
         gpu_free(x.out[r]);
