@@ -271,6 +271,12 @@ probe 0 "took 1.0x<!-- src $tmp/s.log /Wall time:/ 1 / / s\\./ -1 -->"
 probe 0 "took 0.0%<!-- src $tmp/s.log /Wall time:/ 1 -% / s\\./ -1 -->, saved 0 s<!-- src $tmp/s.log /Wall time:/ 1 - / s\\./ -1 -->"
 probe 1 "took 1.5x<!-- src $tmp/s.log /Wall time:/ 1 / / s\\./ -1 -->"
 probe 1 "in 197 s<!-- src $tmp/missing.log /Wall time:/ 1 -->"
+# a model's arithmetic (calc): numbers and sources in braces; a source that moves moves it
+probe 0 "a model of 13.49 ms<!-- calc 2 * {$tmp/s.csv n=1024 sort_ms} -->, 3.3 ms<!-- calc 268435456 * 36 / 2900000000 -->, 1.81x<!-- calc 98 / 54 -->"
+probe 0 "and 4.0 ms<!-- calc ({$tmp/s.csv n=1024 sort_ms} + {$tmp/s.csv n=2048 sort_ms}) / (1 + 1) -->, 197 s<!-- calc {$tmp/s.log /Wall time:/ 1} -->"
+probe 1 "a model of 13.2 ms<!-- calc 2 * {$tmp/s.csv n=1024 sort_ms} -->"
+probe 1 "a sum of 20.9 ms<!-- calc 1 + 3.3 + 2.39 + 13.2 -->"
+probe 1 "not arithmetic 1 ms<!-- calc 2 + x -->, a missing source 1 ms<!-- calc {$tmp/s.csv n=4096 sort_ms} -->"
 # the fix mode (tools/prose-fix.sh): a stale figure becomes its source's value, printed to
 # the same decimals; a line whose figures match, a code block and a table stay as they are
 checks=$((checks + 1))

@@ -22,6 +22,11 @@
 # of the log that matches it ("/pattern/ +N K": the K-th number of the line N lines below
 # that one); two such joined by " / ", " -% " or " - " as above:
 #   67 s<!-- src results/nvidia-h100-80gb-hbm3/make_test.log /Wall time of make test/ 1 -->
+# A figure that a model computes from others: a calc marker holds the arithmetic - numbers,
+# + - * / and parentheses, and any source above between braces, which stands for its value -
+# and the figure must be what the arithmetic gives, rounded as printed:
+#   4.4 ms<!-- calc 2 * {results/.../multi08.csv step=08.2 n=268435456 gpus=1 sort_ms} * 12 / 36 -->
+# so a model follows its inputs: a measurement that moves moves the figures computed from it.
 # A figure quoted from elsewhere - a course report, a paper - is not measured here: it
 # says so, and where from ("<!-- quoted report 001 -->", "[quoted report 001]"), and is
 # not checked.  A figure that is not a measurement at all - a setting, a limit, a model's
@@ -34,7 +39,7 @@
 # each such change on stdout: "FIX md:line: 6.36 -> 5.53 (SOURCE)"): the numbers follow a
 # new measurement; the words around them are for a reader to check (tools/prose-fix.sh).
 # Prints one line per problem, "FAIL md:line: ...", and at the end
-#   SOURCED <n> QUOTED <q> GIVEN <g> UNSOURCED <m>
+#   SOURCED <n> QUOTED <q> GIVEN <g> COMPUTED <c> UNSOURCED <m>
 # where UNSOURCED counts the figures left without a marker: a number with a unit of time,
 # bandwidth or rate, an "x" ratio or a per cent sign, in prose (generated tables, code
 # blocks and the markers themselves left out).  With -v list=1 it also prints each
@@ -198,6 +203,23 @@ function source_value(words,    path, rest, a, b, va, vb, op, w) {
     return csv_value(path, rest)
 }
 
+# the value of a calc marker's arithmetic: each {source} replaced by its value, then the
+# expression (row_expr, with no columns) evaluated; "" (after a FAIL line) where it cannot
+function calc_value(expr,    e, ref, v, head, tail) {
+    e = expr
+    while (match(e, /\{[^}]*\}/)) {
+        ref = substr(e, RSTART + 1, RLENGTH - 2)
+        head = substr(e, 1, RSTART - 1); tail = substr(e, RSTART + RLENGTH)
+        v = source_value(ref) # (which runs match() of its own)
+        if (v == "") return ""
+        e = head "(" sprintf("%.12g", v) ")" tail
+    }
+    gsub(/ /, "", e)
+    v = row_expr(e, calc_no_fields, calc_no_columns)
+    if (v == "") fail("calc " expr ": not arithmetic of numbers and {sources}")
+    return v
+}
+
 # does printed (a number as the text prints it) round from value?
 function matches(printed, value,    d, p) {
     gsub(/,/, "", printed)
@@ -229,7 +251,7 @@ function reprint(printed, value,    d, s, int_part, frac, grouped) {
 # replaced by its source's value
 function check_markers(text,    out, before, body, figure, value, open_at, tail, m, kind, start) {
     out = ""; fixed_line = ""
-    while (match(text, /(<!-- (src|quoted|given) [^>]*-->|\[(src|quoted|given) [^]]*\])/)) {
+    while (match(text, /(<!-- (src|quoted|given|calc) [^>]*-->|\[(src|quoted|given|calc) [^]]*\])/)) {
         before = substr(text, 1, RSTART - 1)
         m = substr(text, RSTART, RLENGTH)
         text = substr(text, RSTART + RLENGTH)
@@ -250,10 +272,10 @@ function check_markers(text,    out, before, body, figure, value, open_at, tail,
         out = out substr(before, 1, start)
         if (kind == "quoted") { quoted++; fixed_line = fixed_line before m; continue }
         if (kind == "given") { given++; fixed_line = fixed_line before m; continue }
-        sourced++
-        value = source_value(body)
+        if (kind == "calc") { computed++; value = calc_value(body) }
+        else { sourced++; value = source_value(body) }
         if (value != "" && !matches(figure, value)) {
-            fail("prints " figure ", its source says " value " (" body ")")
+            fail("prints " figure ", its " (kind == "calc" ? "arithmetic gives " : "source says ") value " (" body ")")
             if (fix != "") {
                 printf "FIX %s:%d: %s -> %s (%s)\n", md, NR, figure, reprint(figure, value), body
                 before = substr(before, 1, start) reprint(figure, value) substr(before, open_at + 1)
@@ -278,7 +300,7 @@ function count_unsourced(text,    rest, fig, after) {
     }
 }
 
-BEGIN { in_code = 0; in_table = 0; failures = 0; sourced = 0; quoted = 0; given = 0; unsourced = 0 }
+BEGIN { in_code = 0; in_table = 0; failures = 0; sourced = 0; quoted = 0; given = 0; computed = 0; unsourced = 0 }
 # with fix: the lines whose figures are not checked go to the fixed copy as they are
 fix != "" && (in_code || in_table || /^```/ || /<!-- table |<!-- fit-check -->|<!-- end table -->|<!-- end fit-check -->/) { print > fix }
 /^```/ { in_code = !in_code; next }
@@ -293,4 +315,4 @@ in_table { next }
     gsub(/<!-- (table|code|diff|diff06) [^>]*-->/, "", line)
     count_unsourced(line)
 }
-END { printf "SOURCED %d QUOTED %d GIVEN %d UNSOURCED %d\n", sourced, quoted, given, unsourced; exit failures > 0 }
+END { printf "SOURCED %d QUOTED %d GIVEN %d COMPUTED %d UNSOURCED %d\n", sourced, quoted, given, computed, unsourced; exit failures > 0 }
