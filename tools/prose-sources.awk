@@ -41,8 +41,9 @@
 # Prints one line per problem, "FAIL md:line: ...", and at the end
 #   SOURCED <n> QUOTED <q> GIVEN <g> COMPUTED <c> UNSOURCED <m>
 # where UNSOURCED counts the figures left without a marker: a number with a unit of time,
-# bandwidth or rate, an "x" ratio or a per cent sign, in prose (generated tables, code
-# blocks and the markers themselves left out).  With -v list=1 it also prints each
+# bandwidth or rate, an "x" ratio or a per cent sign, or a number with decimals and no unit
+# (a ratio, a speed-up, a score), in prose (generated tables, code blocks and the markers
+# themselves left out).  With -v list=1 it also prints each
 # unsourced figure, "md:line: figure".
 function fail(msg) { printf "FAIL %s:%d: %s\n", md, NR, msg; failures++ }
 
@@ -287,7 +288,7 @@ function check_markers(text,    out, before, body, figure, value, open_at, tail,
     return out text
 }
 
-function count_unsourced(text,    rest, fig, after) {
+function count_unsourced(text,    rest, fig, after, before, start) {
     rest = text
     while (match(rest, /[0-9]+(\.[0-9]+)?( ?(ms|s|ns|us|GB\/s|[GM]keys\/s|[GM]Keys\/s)|x|%)/)) {
         fig = substr(rest, RSTART, RLENGTH)
@@ -295,6 +296,23 @@ function count_unsourced(text,    rest, fig, after) {
         if (RSTART > 1 && substr(rest, RSTART - 1, 1) ~ /[A-Za-z0-9_.^\/]/) { rest = substr(rest, RSTART + RLENGTH); continue }
         rest = substr(rest, RSTART + RLENGTH)
         if (after ~ /[A-Za-z0-9_]/) continue
+        unsourced++
+        if (list) printf "%s:%d: %s\n", md, NR, fig
+    }
+    # a number with decimals and no unit is a figure too (a ratio, a speed-up, a score) -
+    # but a step (07.13), a version (CUDA 13.0, PCIe 5.0, compute capability 8.0), a signed
+    # zero (+0.0) or a number inside a word or a path is not
+    rest = text
+    while (match(rest, /[0-9]+\.[0-9]+/)) {
+        fig = substr(rest, RSTART, RLENGTH)
+        start = RSTART
+        before = substr(rest, 1, start - 1)
+        after = substr(rest, start + RLENGTH, 1)
+        rest = substr(rest, start + RLENGTH)
+        if (start > 1 && substr(before, start - 1, 1) ~ /[A-Za-z0-9_.^\/+-]/) continue
+        if (after ~ /[0-9A-Za-z_.]/ && !(after == "." && substr(rest, 2, 1) !~ /[0-9]/)) continue
+        if (fig ~ /^0[0-9]\.[0-9]+$/) continue
+        if (before ~ /(CUDA|PCIe|NCCL|capability|capabilities|version|nvcc|release|driver|Hopper|sm_) *$/) continue
         unsourced++
         if (list) printf "%s:%d: %s\n", md, NR, fig
     }
