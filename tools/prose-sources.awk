@@ -23,7 +23,7 @@
 # that one); two such joined by " / ", " -% " or " - " as above:
 #   67 s<!-- src results/nvidia-h100-80gb-hbm3/make_test.log /Wall time of make test/ 1 -->
 # A figure that a model computes from others: a calc marker holds the arithmetic - numbers,
-# + - * / and parentheses, and any source above between braces, which stands for its value -
+# + - * / ^ and parentheses, and any source above between braces, which stands for its value -
 # and the figure must be what the arithmetic gives, rounded as printed:
 #   4.4 ms<!-- calc 2 * {results/.../multi08.csv step=08.2 n=268435456 gpus=1 sort_ms} * 12 / 36 -->
 # so a model follows its inputs: a measurement that moves moves the figures computed from it.
@@ -62,7 +62,7 @@ function split_words(spec, w,    n, i, c, cur, quoted) {
 }
 
 # the value a source gives, or "" (after a FAIL line) where it cannot
-# EXPR on one row (fields F, columns IDX): numbers, columns, + - * / and parentheses;
+# EXPR on one row (fields F, columns IDX): numbers, columns, + - * / ^ and parentheses;
 # "" where a column is empty or a division is by zero
 function row_expr(e, f, idx,    v) { ex_s = e; ex_bad = 0; v = ex_sum(f, idx); return (ex_bad || ex_s != "") ? "" : v }
 function ex_sum(f, idx,    v, op) {
@@ -78,7 +78,12 @@ function ex_prod(f, idx,    v, op, r) {
     }
     return v
 }
-function ex_atom(f, idx,    v, name) {
+function ex_atom(f, idx,    v, r) { # a power binds tighter than * and /: 0.5^8
+    v = ex_base(f, idx)
+    if (substr(ex_s, 1, 1) == "^") { ex_s = substr(ex_s, 2); r = ex_atom(f, idx); v = v ^ r }
+    return v
+}
+function ex_base(f, idx,    v, name) {
     if (substr(ex_s, 1, 1) == "(") { ex_s = substr(ex_s, 2); v = ex_sum(f, idx); if (substr(ex_s, 1, 1) != ")") ex_bad = 1; ex_s = substr(ex_s, 2); return v }
     if (match(ex_s, /^[0-9]+(\.[0-9]+)?([eE][0-9]+)?/)) { v = substr(ex_s, 1, RLENGTH) + 0; ex_s = substr(ex_s, RLENGTH + 1); return v }
     if (match(ex_s, /^[a-z_][a-z0-9_]*/)) {
