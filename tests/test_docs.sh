@@ -244,7 +244,7 @@ done < <(sed -n '/^## What to read, and what to skip/,/^## /p' 06_nn_histogram/R
 
 # First the checker itself, on a CSV and a log made here: it must catch a drifted figure.
 printf 'step,n,sort_ms\n07.7,1024,6.7465\n07.7,2048,1.25\n' >"$tmp/s.csv"
-printf 'x\nWall time: 197 s.\n' >"$tmp/s.log"
+printf 'x\nWall time: 197 s.\nExecuted Instructions inst 459,807,592.00\n' >"$tmp/s.log"
 probe() { # EXPECT(0 pass, 1 fail) TEXT: the checker's verdict on a one-line document
     checks=$((checks + 1))
     printf '%s\n' "$2" >"$tmp/probe.md"
@@ -277,6 +277,8 @@ probe 0 "and 4.0 ms<!-- calc ({$tmp/s.csv n=1024 sort_ms} + {$tmp/s.csv n=2048 s
 probe 1 "a model of 13.2 ms<!-- calc 2 * {$tmp/s.csv n=1024 sort_ms} -->"
 probe 1 "a sum of 20.9 ms<!-- calc 1 + 3.3 + 2.39 + 13.2 -->"
 probe 1 "not arithmetic 1 ms<!-- calc 2 + x -->, a missing source 1 ms<!-- calc {$tmp/s.csv n=4096 sort_ms} -->"
+probe 0 "grouped thousands: 459.8<!-- calc {$tmp/s.log /Executed Instructions/ 1} / 1000000 --> M"
+probe 1 "grouped thousands: 459.9<!-- calc {$tmp/s.log /Executed Instructions/ 1} / 1000000 --> M"
 # the fix mode (tools/prose-fix.sh): a stale figure becomes its source's value, printed to
 # the same decimals; a line whose figures match, a code block and a table stay as they are
 checks=$((checks + 1))

@@ -133,7 +133,7 @@ function csv_value(path, spec,    n, w, i, col, agg, nf, f, line, hdr, idx, keep
     return val + 0
 }
 
-function log_value(path, pattern, k, skip,    line, n, nums) {
+function log_value(path, pattern, k, skip,    line, n, nums, v) {
     while ((getline line < path) > 0) {
         if (match(line, pattern)) {
             if (skip > 0) { # the K-th number of the line N lines below
@@ -154,9 +154,9 @@ function log_value(path, pattern, k, skip,    line, n, nums) {
                 return ""
             }
             line = substr(line, RSTART + RLENGTH)
-            n = 0
-            while (match(line, /-?[0-9]+(\.[0-9]+)?/)) {
-                if (++n == k) return substr(line, RSTART, RLENGTH) + 0
+            n = 0 # a number may group its thousands with commas (Nsight Compute's 459,807,592.00)
+            while (match(line, /-?[0-9]+(,[0-9][0-9][0-9])*(\.[0-9]+)?/)) {
+                if (++n == k) { v = substr(line, RSTART, RLENGTH); gsub(/,/, "", v); return v + 0 }
                 line = substr(line, RSTART + RLENGTH)
             }
             fail("src " path " /" pattern "/: fewer than " k " numbers after it")
