@@ -12,6 +12,8 @@
 #   make profile STAGE=NN  Nsight Compute on one stage, report in build/profile/<gpu>/
 #   make limits          measure the GPU's floors: build/limits/<gpu>/limits.csv
 #   make tables          refill the result tables of READMEs and decks from results/*/*.csv
+#   make docs            the READMEs, ANSWERS and INSTRUCTOR.md from docs/src/ (their sources,
+#                        with each figure's marker), without the markers
 #   make plots           draw the CSVs as SVG charts under build/ (needs gnuplot)
 #   make slides          render slides/*.md to build/slides/ (HTML; PDF with Chromium)
 #   make steps           the course's path (steps.txt): each step, its file, its lesson
@@ -286,7 +288,7 @@ else
 TESTS_BUILD = $(BUILD_ALL)
 endif
 
-.PHONY: all stages run test sanitize bench profile plots slides tables diff diff06 steps fit limits clean distclean \
+.PHONY: all stages run test sanitize bench profile plots slides tables docs diff diff06 steps fit limits clean distclean \
         help race device-check handout grade grade-class print-tests print-build $(STAGES)
 .DEFAULT_GOAL := all
 
@@ -509,7 +511,13 @@ slides:
 
 tables:
 	@tools/expected-ranges.sh
-	@tools/readme-tables.sh README.md INSTRUCTOR.md $(wildcard [0-9][0-9]_*/README.md) $(wildcard slides/[0-9][0-9]_*.md)
+	@tools/readme-tables.sh docs/src/README.md docs/src/INSTRUCTOR.md \
+	    $(wildcard docs/src/[0-9][0-9]_*/README.md) $(wildcard slides/[0-9][0-9]_*.md)
+	@tools/docs-build.sh
+
+# the READMEs, ANSWERS and INSTRUCTOR.md from their sources under docs/src/, markers left out
+docs:
+	@tools/docs-build.sh
 
 device-check:
 	@tools/device-check.sh

@@ -19,12 +19,19 @@ tools/expected-ranges.sh "$tmp/expected_ranges.csv" 2>"$tmp/err" &&
     cmp -s "$tmp/expected_ranges.csv" results/expected_ranges.csv ||
     fail "results/expected_ranges.csv is stale against the stages.csv it is made from (run make tables) $(cat "$tmp/err")"
 
-for md in README.md INSTRUCTOR.md [0-9][0-9]_*/README.md slides/[0-9][0-9]_*.md; do
+# The READMEs, ANSWERS and INSTRUCTOR.md a reader opens are made from docs/src/ (make docs,
+# tools/docs-build.sh): each must be what its source makes now
+checks=$((checks + 1))
+tools/docs-build.sh --check >"$tmp/docs" 2>&1 || fail "$(head -n 3 "$tmp/docs" | tr '\n' ' ')"
+
+for md in docs/src/README.md docs/src/INSTRUCTOR.md docs/src/[0-9][0-9]_*/README.md slides/[0-9][0-9]_*.md; do
     checks=$((checks + 1))
     copy="$tmp/$(echo "$md" | tr / _)"
     cp "$md" "$copy"
     tools/readme-tables.sh "$copy" >/dev/null 2>"$tmp/err" || { fail "$md: make tables failed: $(cat "$tmp/err")"; continue; }
     cmp -s "$copy" "$md" || fail "$md: a table is stale against its CSV (run make tables): $(diff "$md" "$copy" | head -n 3 | tr '\n' ' ')"
+done
+for md in README.md INSTRUCTOR.md [0-9][0-9]_*/README.md slides/[0-9][0-9]_*.md; do
     dir=$(dirname "$md")
     for img in $(grep -o '!\[[^]]*\]([^)]*)' "$md" | sed 's/.*](\(.*\))/\1/'); do
         checks=$((checks + 1))
@@ -35,8 +42,10 @@ done
 # Every file of results/ that a README, deck, ANSWERS or NOTES names exists: paths
 # (results/<machine>/...), and file names in backquotes (`nn06.csv`, `results/.../x.log`),
 # which must be somewhere under results/ or beside the document.
-for md in README.md INSTRUCTOR.md tests/README.md [0-9][0-9]_*/README.md [0-9][0-9]_*/ANSWERS.md [0-9][0-9]_*/NOTES.md \
-          slides/[0-9][0-9]_*.md results/*/README.md; do
+# (The sources under docs/src/, whose markers name results/ files too; a name beside the
+# document is beside the reader's copy.)
+for md in docs/src/README.md docs/src/INSTRUCTOR.md docs/src/tests/README.md docs/src/[0-9][0-9]_*/README.md \
+          docs/src/[0-9][0-9]_*/ANSWERS.md [0-9][0-9]_*/NOTES.md slides/[0-9][0-9]_*.md docs/src/results/*/README.md; do
     [ -f "$md" ] || continue
     for f in $(grep -oE '(\.\./)?results/[a-z0-9-]+/[A-Za-z0-9_./-]+[A-Za-z0-9_-]' "$md" | sed 's#^\.\./##' | sort -u); do
         checks=$((checks + 1))
@@ -46,7 +55,7 @@ for md in README.md INSTRUCTOR.md tests/README.md [0-9][0-9]_*/README.md [0-9][0
         case $f in build/* | tests/* | */build/* | .*) continue ;; esac  # .x: a suffix, not a name
         checks=$((checks + 1))
         base=${f##*/}
-        [ -e "$f" ] || [ -e "$(dirname "$md")/$f" ] || [ -n "$(find results -name "$base" | head -n 1)" ] ||
+        [ -e "$f" ] || [ -e "$(dirname "${md#docs/src/}")/$f" ] || [ -n "$(find results -name "$base" | head -n 1)" ] ||
             fail "$md names \`$f\`, which is nowhere under results/"
     done
 done
@@ -329,7 +338,8 @@ grep -qF "one lesson of $range07 changed" slides/07_onesweep.md ||
 # document's folder), and a bare step file (stepK_name.cu, vK_name.cu) in some stage.
 # Paths with a placeholder (<gpu>, NAME), build outputs and slides/node_modules (what
 # tools/setup-slides.sh installs) are not files of the tree.
-for doc in $prose_docs slides/*.md; do
+reader_docs=$(sed 's|^docs/src/||' <<<"$prose_docs") # the copies a reader opens, in their folders
+for doc in $reader_docs slides/*.md; do
     while read -r path; do
         checks=$((checks + 1))
         case $path in

@@ -51,9 +51,10 @@ case $mode in
     for a in sm_75 sm_80 sm_86 sm_89 sm_90; do
         case " $archs_built " in *" $a "*) ;; *) echo "fit-check: this build has no $a: build the portable list first (make clean && make ARCH=all)" >&2; exit 2 ;; esac
     done
-    splice INSTRUCTOR.md >"$tmp/I.md" && cp "$tmp/I.md" INSTRUCTOR.md
+    splice docs/src/INSTRUCTOR.md >"$tmp/I.md" && cp "$tmp/I.md" docs/src/INSTRUCTOR.md
+    tools/docs-build.sh >/dev/null
     full_file >results/fit_check.md
-    echo "fit-check: INSTRUCTOR.md and results/fit_check.md updated" ;;
+    echo "fit-check: INSTRUCTOR.md (docs/src/) and results/fit_check.md updated" ;;
 --check)
     status=0
     table check >"$tmp/check"
@@ -65,8 +66,8 @@ case $mode in
     done
     case $portable in
     1)
-        splice INSTRUCTOR.md >"$tmp/I.md"
-        cmp -s "$tmp/I.md" INSTRUCTOR.md || { echo "fit-check: INSTRUCTOR.md's table is stale (tools/fit-check.sh --update)"; status=1; }
+        splice docs/src/INSTRUCTOR.md >"$tmp/I.md"
+        cmp -s "$tmp/I.md" docs/src/INSTRUCTOR.md || { echo "fit-check: INSTRUCTOR.md's table is stale (tools/fit-check.sh --update)"; status=1; }
         full_file >"$tmp/full.md"
         cmp -s "$tmp/full.md" results/fit_check.md || { echo "fit-check: results/fit_check.md is stale (tools/fit-check.sh --update)"; status=1; }
         [ $status -ne 0 ] || echo "fit-check: INSTRUCTOR.md's table and results/fit_check.md are this build's" ;;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # prose-fix.sh [DOC...] - after a new measurement: in each document (default: every one
-# test_docs checks, tools/docs-unsourced.sh --docs), every figure whose source now says
+# test_docs checks, tools/docs-unsourced.sh --docs: the sources under docs/src/ and the
+# decks), every figure whose source now says
 # otherwise is replaced by the source's value, printed to the same decimals
 # (tools/prose-sources.awk -v fix=...), and each change is listed:
 #   FIX 07_onesweep/README.md:291: 1.09 -> 1.22 (results/.../stages.csv step=07.9 ... vs_cub)
@@ -23,4 +24,5 @@ for md in "${docs[@]}"; do
         changed=$((changed + 1))
     fi
 done
+[ $changed -eq 0 ] || tools/docs-build.sh >/dev/null # the reader's copies of the sources under docs/src/
 echo "prose-fix: $changed documents changed (read each FIX line's sentence, then git diff)"

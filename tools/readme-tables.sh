@@ -2,7 +2,8 @@
 # readme-tables.sh FILE.md... - `make tables`: fills the result tables of READMEs from
 # the CSV files that `make bench` wrote, so that no number in a table is typed by hand.
 #
-# In a README, a table is written as two markers; everything between them is replaced:
+# In a README's source (docs/src/) or a deck, a table is written as two markers;
+# everything between them is replaced:
 #   <!-- table results/nvidia-h100-80gb-hbm3/sweep04_kpt.csv scan kpt sort_ms n=16777217 -->
 #   <!-- end table -->
 # The words after the CSV path are the columns to show, in order; a word with "="
