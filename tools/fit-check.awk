@@ -1,7 +1,7 @@
 # fit-check.awk - does each kernel of each GPU step launch on each architecture, and how
 # many of its blocks fit on one multiprocessor there.  tools/fit-check.sh runs it:
 #   awk -v mode=full|steps|check -f tools/csv.awk -f tools/fit-check.awk \
-#       tools/arch-limits.csv tools/fit-planned.txt PTXAS_FILES... LAUNCH_CONFIG_CSV
+#       tools/arch-limits.csv tools/fit-planned.txt tools/fit-not-launched.txt PTXAS_FILES... LAUNCH_CONFIG_CSV
 # Three kinds of input, told apart by their names:
 #   arch-limits.csv    each architecture's limits (CUDA C++ Programming Guide, "Compute
 #                      Capabilities": threads, warps, blocks, registers and shared
@@ -20,8 +20,10 @@
 # shared memory in units of 128 bytes, plus what the driver reserves for each block; the blocks on one multiprocessor are the fewest that any one of
 # threads, blocks, registers and shared memory allows.
 # mode=full: one markdown row a step and kernel; mode=steps: one row a step, the least
-# occupancy over its kernels; mode=check: for sm_90, the blocks this arithmetic gives
-# against the limits the GPU reported, one line a kernel that differs ("MISMATCH ...").
+# occupancy over its kernels (or, where the step does not launch one of its kernels on an
+# architecture, what runs instead: tools/fit-not-launched.txt); mode=check: for sm_90, the
+# blocks this arithmetic gives against the limits the GPU reported, one line a kernel that
+# differs ("MISMATCH ...").
 function ceil_to(x, unit) { return int((x + unit - 1) / unit) * unit }
 function short_name(mangled,    len) {
     if (match(mangled, /^_Z[0-9]+/)) {
@@ -55,6 +57,10 @@ function fit(a, regs, smem, threads,    warps, by_warps, by_regs, by_smem, by_bl
 }
 FNR == 1 { input = FILENAME }
 input ~ /fit-planned\.txt$/ { if ($0 !~ /^#/ && NF) planned[$1] = 1; next }
+input ~ /fit-not-launched\.txt$/ { # kernel, first architecture that launches it, what runs instead
+    if ($0 !~ /^#/ && NF) { split($0, nl, "\t"); launched_from[nl[1]] = nl[2]; instead[nl[1]] = nl[3] }
+    next
+}
 input ~ /arch-limits\.csv$/ {
     if (FNR == 1) { nh = csv_split($0, hdr); next }
     csv_split($0, f)
@@ -133,6 +139,12 @@ END {
             }
             b = fit(ar, regs, total, block[i])
             warps = int((block[i] + 31) / 32)
+            # a kernel the step does not launch on this architecture: what runs instead
+            if ((short_name(kern[i]) in launched_from) && substr(ar, 4) + 0 < substr(launched_from[short_name(kern[i])], 4) + 0) {
+                cells = cells " not launched: " instead[short_name(kern[i])] " |"
+                not_here[step[i], ar] = instead[short_name(kern[i])]
+                continue
+            }
             if (b < 0) cell = "?"
             else if (b == 0) cell = "**does not launch** (" fit_why ")"
             else cell = sprintf("%d x %d, %d%% (%d regs%s)", b, block[i], 100 * b * warps / L[ar, "max_warps_sm"], regs,
@@ -154,7 +166,8 @@ END {
             printf "| %s |", order[s]
             for (a = 1; a <= narch; a++) {
                 o = worst[order[s], archs[a]]
-                if (o < 0) printf " ? |"
+                if ((order[s], archs[a]) in not_here) printf " %s |", not_here[order[s], archs[a]]
+                else if (o < 0) printf " ? |"
                 else if (o == 0) printf " **does not launch** (`%s`) |", worst_k[order[s], archs[a]]
                 else printf " %d%% |", o
             }

@@ -24,6 +24,7 @@ mapfile -t ptxas < <(find "$build/obj" -name '*.ptxas' 2>/dev/null | sort)
 [ ${#ptxas[@]} -gt 0 ] || { echo "fit-check: no ptxas reports under $build/obj: build first (make), from a clean build (make clean) if it predates them" >&2; exit 2; }
 archs_built=$(cat "${ptxas[@]}" | grep -o "for 'sm_[0-9]*'" | sort -u | tr -d "'" | sed 's/for //' | tr '\n' ' ')
 table() { awk -v mode="$1" -f tools/csv.awk -f tools/fit-check.awk tools/arch-limits.csv tools/fit-planned.txt \
+              tools/fit-not-launched.txt \
               "${ptxas[@]}" "$launch"; }
 
 header="Which step launches where, from \`make fit\` (tools/fit-check.sh): registers and static shared memory as ptxas reports them for each architecture, block size and dynamic shared memory as the H100 launched them (results/$(basename "$(dirname "$launch")")/launch_config.csv); an architecture's limits from tools/arch-limits.csv."
