@@ -68,6 +68,8 @@ check_step() {
     HANDOUT_TAR=0 LEVEL=$level tools/handout.sh "$id" "$h" >"$t.log" 2>&1 ||
         { fail "step $id ($level): make handout failed: $(tail -n 1 "$t.log")"; return; }
     check_that "step $id ($level): no ANSWERS.md" test ! -e "$h/$stage/ANSWERS.md"
+    check_that "step $id ($level): its README names no source the handout has not (docs/src/)" \
+        bash -c "! grep -q 'docs/src/' '$h/$stage/README.md'"
     holes=$(grep -c '^| `' "$h/HANDOUT.md")
     check_that "step $id ($level): HANDOUT.md lists a hole or more ($holes)" test "$holes" -ge 1
     # the files with holes: those HANDOUT.md names

@@ -130,6 +130,9 @@ for f in "$stage"/*; do
     case ${f##*/} in ANSWERS.md | baseline_none.cu) ;; *) later "$f" || cp -r "$f" "$out/$stage/" ;; esac
 done
 [ ! -f "$stage/baseline_none.cu" ] || cp "$stage/baseline_none.cu" "$out/$stage/baseline_cublas.cu"
+# its README without the line that names its source under docs/src/ (make docs), which the
+# handout has not
+sed -i '1{/^<!-- generated from docs\/src\/.* -->$/d}' "$out/$stage/README.md"
 cp -r "$stubs"/. "$out/"
 up_to_step() { # the lines of stdin that name a step number (STEP_ENTRY(3)) up to this one
     awk -v k="$step_number" '{ n = $0; gsub(/[^0-9]/, "", n) } n + 0 <= k'
