@@ -17,7 +17,6 @@ check=0
 
 # the reader's copy of source $1 (docs/src/PATH), on stdout
 strip() {
-    local path=${1#docs/src/}
     printf '<!-- generated from %s by make docs: edit that file -->\n' "$1"
     awk '
         /^<!-- (table [^>]*|end table|fit-check|end fit-check) -->$/ { next }

@@ -131,20 +131,21 @@ END {
             else if ((kern[i], ar) in anywhere_R) { regs = anywhere_R[kern[i], ar]; st = anywhere_S[kern[i], ar] }
             total = st + dyn[i]
             if (smem_shown == "" && regs != "") smem_shown = total
+            name = short_name(kern[i])
+            # a kernel the step does not launch on this architecture: what runs instead
+            if ((name in launched_from) && substr(ar, 4) + 0 < substr(launched_from[name], 4) + 0) {
+                cells = cells " not launched: " instead[name] " |"
+                not_here[step[i], ar] = instead[name]
+                continue
+            }
             # a planned kernel takes at most what this GPU allows a block, less the room
             # its plan keeps for the static arrays (2 KB)
             smaller = 0
-            if ((short_name(kern[i]) in planned) && total > L[ar, "smem_block_optin"] - 2048) {
+            if ((name in planned) && total > L[ar, "smem_block_optin"] - 2048) {
                 total = L[ar, "smem_block_optin"] - 2048; smaller = 1
             }
             b = fit(ar, regs, total, block[i])
             warps = int((block[i] + 31) / 32)
-            # a kernel the step does not launch on this architecture: what runs instead
-            if ((short_name(kern[i]) in launched_from) && substr(ar, 4) + 0 < substr(launched_from[short_name(kern[i])], 4) + 0) {
-                cells = cells " not launched: " instead[short_name(kern[i])] " |"
-                not_here[step[i], ar] = instead[short_name(kern[i])]
-                continue
-            }
             if (b < 0) cell = "?"
             else if (b == 0) cell = "**does not launch** (" fit_why ")"
             else cell = sprintf("%d x %d, %d%% (%d regs%s)", b, block[i], 100 * b * warps / L[ar, "max_warps_sm"], regs,
