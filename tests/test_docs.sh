@@ -288,6 +288,11 @@ probe 1 "a sum of 20.9 ms<!-- calc 1 + 3.3 + 2.39 + 13.2 -->"
 probe 1 "not arithmetic 1 ms<!-- calc 2 + x -->, a missing source 1 ms<!-- calc {$tmp/s.csv n=4096 sort_ms} -->"
 probe 0 "grouped thousands: 459.8<!-- calc {$tmp/s.log /Executed Instructions/ 1} / 1000000 --> M"
 probe 1 "grouped thousands: 459.9<!-- calc {$tmp/s.log /Executed Instructions/ 1} / 1000000 --> M"
+# a figure without a marker is counted once, with its unit or (decimals alone) without one
+checks=$((checks + 1))
+printf '%s\n' "took 6.64 ms here, a ratio of 1.22 there, and 0.5x; step 07.13 on CUDA 13.0" >"$tmp/count.md"
+got=$(awk -v md=count -f tools/csv.awk -f tools/prose-sources.awk "$tmp/count.md" | sed -n 's/.* UNSOURCED \([0-9]*\)$/\1/p')
+[ "$got" = 3 ] || fail "prose-sources.awk counts $got figures without a marker in '$(cat "$tmp/count.md")', not 3"
 # the fix mode (tools/prose-fix.sh): a stale figure becomes its source's value, printed to
 # the same decimals; a line whose figures match, a code block and a table stay as they are
 checks=$((checks + 1))

@@ -316,6 +316,7 @@ function count_unsourced(text,    rest, fig, after, before, start) {
         rest = substr(rest, start + RLENGTH)
         if (start > 1 && substr(before, start - 1, 1) ~ /[A-Za-z0-9_.^\/+-]/) continue
         if (after ~ /[0-9A-Za-z_.]/ && !(after == "." && substr(rest, 2, 1) !~ /[0-9]/)) continue
+        if (rest ~ /^ ?(ms|s|ns|us|GB\/s|[GM]keys\/s|[GM]Keys\/s)([^A-Za-z0-9_]|$)/) continue # with its unit: counted above
         if (fig ~ /^0[0-9]\.[0-9]+$/) continue
         if (before ~ /(CUDA|PCIe|NCCL|capability|capabilities|version|nvcc|release|driver|Hopper|sm_) *$/) continue
         unsourced++
