@@ -34,7 +34,7 @@ typedef struct {
     size_t n;
     key_dist dist;
     uint64_t seed;
-    int gpus, runs, check, no_cub, verbose, step;
+    int gpus, runs, check, no_cub, no_composition, verbose, step;
     const char *input, *output;
 } options;
 
@@ -59,6 +59,8 @@ static void usage(FILE *f)
             "  --runs R          timed runs after one warm-up, 1..1000; the median is shown (default 5)\n"
             "  --verbose, -v     also print each GPU's part and the exchange's plan\n"
             "  --no-cub          do not run the CUB baseline (one GPU, the whole input)\n"
+            "  --no-composition  do not run the library composition (CUB partition, NCCL, CUB\n"
+            "                    sort: the baseline across 2 GPUs and more)\n"
             "  --check MODE      ref: the gathered result against the CPU reference sort; hash:\n"
             "                    parts sorted, in order, a permutation by a multiset hash;\n"
             "                    auto (default): ref up to 2^28 keys, hash beyond\n",
@@ -103,7 +105,8 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
         const char *v = inline_value ? inline_value : i + 1 < argc ? argv[i + 1] : NULL;
         int taken = inline_value ? 0 : 1; /* the arguments a value takes after the option */
         size_t x = 0;
-        if (inline_value && (!strcmp(a, "--help") || !strcmp(a, "--verbose") || !strcmp(a, "--no-cub"))) {
+        if (inline_value && (!strcmp(a, "--help") || !strcmp(a, "--verbose") || !strcmp(a, "--no-cub") ||
+                             !strcmp(a, "--no-composition"))) {
             snprintf(err, errlen, "%s: takes no value", argv[i]);
             return -1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -113,6 +116,8 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
             o->verbose = 1;
         } else if (!strcmp(a, "--no-cub")) {
             o->no_cub = 1;
+        } else if (!strcmp(a, "--no-composition")) {
+            o->no_composition = 1;
         } else if (!is_value_option(a)) {
             snprintf(err, errlen, "%s: unknown %s (--help lists the options)", argv[i], a[0] == '-' ? "option" : "argument");
             return -1;
@@ -284,6 +289,46 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* Step s's runs, each from the input (the first a warm-up, untimed): the median of each
+ * phase in *m, the last run's bytes moved.  Returns 0, or -1 with one line in err. */
+static int timed_runs(mg_world *w, const mg_step *s, const options *o, const uint32_t *host_input,
+                      int reload_first, mg_times *m, char *err, size_t errlen)
+{
+    static mg_times t[MAX_RUNS + 1];
+    static double phase[6][MAX_RUNS];
+    for (int r = 0; r <= o->runs; r++) {
+        if (r > 0 || reload_first)
+            mg_parts_load(w, o->n, host_input, o->dist, o->seed);
+        if (s->sort(w, &t[r], err, errlen))
+            return -1;
+        if (r > 0) {
+            phase[0][r - 1] = t[r].total, phase[1][r - 1] = t[r].count;
+            phase[2][r - 1] = t[r].partition, phase[3][r - 1] = t[r].split;
+            phase[4][r - 1] = t[r].exchange, phase[5][r - 1] = t[r].local_sort;
+        }
+    }
+    *m = (mg_times){median(phase[0], o->runs), median(phase[1], o->runs), median(phase[2], o->runs),
+                    median(phase[3], o->runs), median(phase[4], o->runs), median(phase[5], o->runs),
+                    t[o->runs].moved_gb};
+    return 0;
+}
+
+/* The library composition (MG_COMPOSITION) on the same input, timed as the step is and
+ * checked as its parts are (they are not the exact shares).  Returns 0 with its medians
+ * in *m; 1 where it ran and its parts are wrong, -1 where it could not run; one line in
+ * why for either. */
+static int run_composition(mg_world *w, const options *o, const uint32_t *host_input,
+                           uint64_t input_hash, mg_times *m, char *why, size_t whylen)
+{
+    int status = 0;
+    if (timed_runs(w, &MG_COMPOSITION, o, host_input, 1, m, why, whylen))
+        status = -1;
+    else if (check_parts(w, o->n, input_hash, 0, why, whylen))
+        status = 1;
+    mg_composition_free(w);
+    return status;
+}
+
 /* ---- main -------------------------------------------------------------------------------- */
 
 static void die(int status, const char *fmt, const char *what)
@@ -318,7 +363,7 @@ static int sort_nothing(const options *o)
     printf("  input     0 keys: nothing to sort, and no GPU is needed for it\n");
     printf("  check     PASS: zero keys in, zero keys out\n");
     const mg_times nothing = {0};
-    print_result(o, 0, 0, 0, &nothing, "cub_ms=NA vs_cub=NA", 0, "none");
+    print_result(o, 0, 0, 0, &nothing, "cub_ms=NA vs_cub=NA comp_ms=NA vs_comp=NA", 0, "none");
     return 0;
 }
 
@@ -370,23 +415,11 @@ int main(int argc, char **argv)
 
     /* the runs: the first a warm-up; each starts from the input */
     const mg_step *step = &MG_STEPS[o.step - 1];
-    static mg_times t[MAX_RUNS + 1];
-    static double total[MAX_RUNS], count_ms[MAX_RUNS], part_ms[MAX_RUNS], split_ms[MAX_RUNS],
-        exch_ms[MAX_RUNS], local_ms[MAX_RUNS];
-    for (int r = 0; r <= o.runs; r++) {
-        if (r > 0)
-            mg_parts_load(&w, o.n, host_input, o.dist, o.seed);
-        if (step->sort(&w, &t[r], err, sizeof err))
-            die(EXIT_CHECK_FAILED, "%s", err);
-        if (r > 0) {
-            total[r - 1] = t[r].total, count_ms[r - 1] = t[r].count, part_ms[r - 1] = t[r].partition;
-            split_ms[r - 1] = t[r].split;
-            exch_ms[r - 1] = t[r].exchange, local_ms[r - 1] = t[r].local_sort;
-        }
-    }
-    double sort_ms = median(total, o.runs), moved = t[o.runs].moved_gb;
-    double c_ms = median(count_ms, o.runs), p_ms = median(part_ms, o.runs), s_ms = median(split_ms, o.runs);
-    double e_ms = median(exch_ms, o.runs), l_ms = median(local_ms, o.runs);
+    mg_times m;
+    if (timed_runs(&w, step, &o, host_input, 0, &m, err, sizeof err))
+        die(EXIT_CHECK_FAILED, "%s", err);
+    double sort_ms = m.total, moved = m.moved_gb;
+    double c_ms = m.count, p_ms = m.partition, s_ms = m.split, e_ms = m.exchange, l_ms = m.local_sort;
 
     /* checks */
     char msg[512] = "";
@@ -408,6 +441,20 @@ int main(int argc, char **argv)
     }
     if (!bad && o.output && write_keys_file(o.output, gathered, o.n, err, sizeof err))
         die(EXIT_USAGE, "%s", err);
+
+    /* the library composition on the same keys, in the same process, checked alike; it
+     * runs after the step's checks, which read the step's parts */
+    mg_times comp = {0};
+    char comp_why[512] = "";
+    int comp_status = -1;
+    if (o.no_composition)
+        snprintf(comp_why, sizeof comp_why, "--no-composition");
+    else if (w.nranks == 1)
+        snprintf(comp_why, sizeof comp_why, "one GPU: CUB's sort is the baseline");
+    else
+        comp_status = run_composition(&w, &o, host_input, input_hash, &comp, comp_why, sizeof comp_why);
+    if (comp_status == 1 && !bad) /* a wrong baseline is a failed run, as a wrong sort is */
+        bad = 1, snprintf(msg, sizeof msg, "the library composition: %s", comp_why);
 
     /* CUB on one GPU, the whole input, in the same process */
     cub_times cub = {-1.0, -1.0, -1.0};
@@ -440,6 +487,11 @@ int main(int argc, char **argv)
                e_ms > 0 ? moved / w.nranks / (e_ms / 1000.0) : 0.0);
         printf("  local sort           %9.3f   07.9 on each GPU's part\n", l_ms);
         printf("  sort                 %9.3f   %.2f Gkeys/s\n", sort_ms, o.n / (sort_ms / 1000.0) / 1e9);
+        if (comp_status == 0)
+            printf("  composition          %9.3f   CUB partition, NCCL, CUB sort: this sort takes %.2fx its time\n",
+                   comp.total, sort_ms / comp.total);
+        else
+            printf("  composition          not run: %s\n", comp_why);
         if (cub_why)
             printf("  CUB, one GPU         not run: %s\n", cub_why);
         else
@@ -449,10 +501,18 @@ int main(int argc, char **argv)
         if (o.verbose && !w.mpi)
             for (int l = 0; l < w.nlocal; l++)
                 printf("  GPU %d     %zu keys in, %zu keys out\n", w.part[l].rank, w.part[l].n_in, w.part[l].n_out);
-        char cub_field[128] = "cub_ms=NA vs_cub=NA";
+        char cub_field[512] = "cub_ms=NA vs_cub=NA";
         if (!cub_why)
             snprintf(cub_field, sizeof cub_field, "cub_ms=%.3f vs_cub=%.2f cub_call=%s", cub.ms,
                      sort_ms / cub.ms, cub_call_name(&cub));
+        size_t at = strlen(cub_field);
+        if (comp_status == 0)
+            snprintf(cub_field + at, sizeof cub_field - at,
+                     " comp_ms=%.3f vs_comp=%.2f comp_partition_ms=%.3f comp_exchange_ms=%.3f "
+                     "comp_local_sort_ms=%.3f",
+                     comp.total, sort_ms / comp.total, comp.partition, comp.exchange, comp.local_sort);
+        else
+            snprintf(cub_field + at, sizeof cub_field - at, " comp_ms=NA vs_comp=NA");
         const mg_times medians = {sort_ms, c_ms, p_ms, s_ms, e_ms, l_ms, moved};
         print_result(&o, o.n, w.nranks, w.mpi, &medians, cub_field, bad, name);
     }

@@ -143,6 +143,16 @@ typedef struct {
 extern const mg_step MG_STEPS[];
 extern const int MG_STEP_COUNT;
 
+/* ---- the library composition (composition.cu): the baseline across GPUs ------------- */
+
+/* The same sort made of library calls only: CUB partitions each GPU's keys by the top 8
+ * bits, NCCL all-gathers the digits' counts and moves each digit whole to one GPU (08.1's
+ * owners), CUB sorts what arrived.  CUB's fastest call both times (int64_t count). */
+int mg_composition_sort(mg_world *w, mg_times *t, char *err, size_t errlen);
+/* Frees the composition's CUB scratch on the world's GPUs. */
+void mg_composition_free(mg_world *w);
+extern const mg_step MG_COMPOSITION;
+
 #ifdef __cplusplus
 }
 #endif

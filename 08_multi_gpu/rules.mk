@@ -1,6 +1,7 @@
 # 08_multi_gpu/rules.mk - build rules of stage 08, included by the top-level Makefile.
 # Stage 08 has its own program (main.c): NCCL moves the keys between GPUs, stage 07's
-# last step (onesweep_lib.cu includes it) counts, partitions and sorts on each GPU.
+# last step (onesweep_lib.cu includes it) counts, partitions and sorts on each GPU;
+# composition.cu is the baseline made of CUB and NCCL calls alone.
 # Each step file (stepK_*.c) defines mg_sort and MG_STEP_NAME, compiled as mg_sort_K and
 # mg_step_name_K; steps.c lists them for --step.
 # Where mpicc is found the program is also built with MPI (mpirun -np G: a GPU a rank);
@@ -8,7 +9,8 @@
 S08 := 08_multi_gpu
 S08_STEP_FILES := $(sort $(wildcard $(S08)/step[0-9]_*.c))
 S08_STEPS := $(patsubst %.c,$(BUILD)/obj/%.step.o,$(S08_STEP_FILES))
-S08_OBJS := $(addprefix $(BUILD)/obj/$(S08)/,main.o steps.o mg_world.o mg_parts.o mg_keys.o onesweep_lib.o)
+S08_OBJS := $(addprefix $(BUILD)/obj/$(S08)/,main.o steps.o mg_world.o mg_parts.o mg_keys.o onesweep_lib.o \
+    composition.o)
 MPICC := $(shell command -v mpicc 2>/dev/null)
 ifneq ($(MPICC),)
 # OpenMPI's wrapper says what it adds; nvcc links, so -pthread goes to the host compiler

@@ -102,19 +102,26 @@ static void check_one_sort(mg_world *w, const mg_step *s, size_t n, key_dist dis
     free(ref);
 }
 
-/* A group: step s on the world's GPUs, one distribution, every size. */
+/* A group: step s (the composition where s is 0) on the world's GPUs, one distribution,
+ * every size. */
 static void sort_battery(mg_world *w, int step, key_dist dist)
 {
     char name[128];
-    snprintf(name, sizeof name, "step 08.%d, %d GPUs, %s", step, w->nranks, dist_name(dist));
+    if (step)
+        snprintf(name, sizeof name, "step 08.%d, %d GPUs, %s", step, w->nranks, dist_name(dist));
+    else
+        snprintf(name, sizeof name, "the library composition, %d GPUs, %s", w->nranks, dist_name(dist));
     if (!test_group(name))
         return;
+    const mg_step *s = step ? &MG_STEPS[step - 1] : &MG_COMPOSITION;
     const size_t small[] = {1, 3, 1000, 8193}, normal[] = {1, 3, 1000, 8193, 1048579},
                  full[] = {1, 3, 1000, 8193, 1048579, 16777217};
     const size_t *ns = test_small ? small : test_full ? full : normal;
     int count = test_small ? 4 : test_full ? 6 : 5;
     for (int i = 0; i < count; i++)
-        check_one_sort(w, &MG_STEPS[step - 1], ns[i], dist);
+        check_one_sort(w, s, ns[i], dist);
+    if (!step)
+        mg_composition_free(w);
 }
 
 int main(int argc, char **argv)
@@ -136,7 +143,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "test_08_multi_gpu: %s\n", err);
             return 3;
         }
-        for (int step = 1; step <= MG_STEP_COUNT; step++)
+        for (int step = 0; step <= MG_STEP_COUNT; step++) /* 0: the composition */
             for (int d = 0; d < DIST_COUNT; d++)
                 sort_battery(&w, step, (key_dist)d);
         mg_world_close(&w);

@@ -37,6 +37,8 @@ expect_accepted -n 1000 --runs 1 --no-cub
 expect_error "--runs '0': expected a whole number from 1 to 1000" --runs=0
 expect_error "--dist zipf: one of uniform" --dist=zipf
 expect_error "--no-cub=yes: takes no value" --no-cub=yes
+expect_error "--no-composition=yes: takes no value" --no-composition=yes
+expect_accepted -n 1000 --runs 1 --no-cub --no-composition
 expect_error "--frob=1: unknown option" --frob=1
 expect_accepted -n 1000 --runs=1 --gpus=1 --check=ref --no-cub
 finish test_cli_08_multi_gpu
