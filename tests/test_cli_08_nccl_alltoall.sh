@@ -20,6 +20,7 @@ expect_error "--runs 1001: a whole number from 1 to 1000" --runs 1001
 expect_error "--bogus: unknown option" --bogus
 expect_error "--shift 1025: a whole number from 0 to 1024" --shift 1025
 expect_error "--shift -1: a whole number" --shift=-1
+expect_error "--pad=1: unknown option" --pad=1
 expect_error "--shift 63: a part of -n 1000 over 4 GPUs holds 62 keys" -n 1000 --gpus 4 --shift 63
 checks=$((checks + 1))
 "$bin" --help >"$tmp/help" 2>&1 && grep -q '^usage: nccl_alltoall' "$tmp/help" ||
@@ -34,11 +35,11 @@ case $rc in
 *) fail "-n 1000 --runs 1 exited $rc: $(head -c 300 "$tmp/err")" ;;
 esac
 checks=$((checks + 1))
-"$bin" -n 1000 --runs 1 --gpus 2 --shift 3 >"$tmp/out" 2>"$tmp/err"
+"$bin" -n 1000 --runs 1 --gpus 2 --shift 3 --pad >"$tmp/out" 2>"$tmp/err"
 rc=$?
 case $rc in
-0) grep -q '^RESULT tool=nccl_alltoall n=1000 gpus=2 shift=3 ' "$tmp/out" ||
-       fail "--shift 3: no RESULT line with shift=3: $(head -c 300 "$tmp/out")" ;;
+0) grep -q '^RESULT tool=nccl_alltoall n=1000 gpus=2 shift=3 pad=1 ' "$tmp/out" ||
+       fail "--shift 3 --pad: no RESULT line with shift=3 pad=1: $(head -c 300 "$tmp/out")" ;;
 77) [ "$(grep -c '^SKIP: ' "$tmp/out")" -eq 1 ] && [ ! -s "$tmp/err" ] ||
         fail "--shift 3 exited 77 without one SKIP line: $(cat "$tmp/out" "$tmp/err")" ;;
 *) fail "-n 1000 --gpus 2 --shift 3 exited $rc: $(head -c 300 "$tmp/err")" ;;

@@ -15,8 +15,13 @@
  * end where 08's do - anywhere, not on a 16-byte boundary, as a cut between keys of two
  * owners falls (K = 1, 2 or 3 keys: every part but the first off such a boundary).
  *
+ * --pad starts every part, in the buffer it leaves and in the one it lands in, on a 16-byte
+ * boundary (up to 3 keys of gap after each part): with --shift, the parts' lengths stay
+ * uneven, but their addresses are aligned.
+ *
  *   build/bin/nccl_alltoall -n 1073741824 --gpus 4 --runs 5
  *   build/bin/nccl_alltoall -n 1073741824 --gpus 4 --runs 5 --shift 1
+ *   build/bin/nccl_alltoall -n 1073741824 --gpus 4 --runs 5 --shift 1 --pad
  *
  * Exit 2 with one line on bad options; 77 ("SKIP: ...") with fewer than 2 GPUs.
  */
@@ -49,18 +54,20 @@ typedef struct {
     int gpus;  /* 0: every visible one */
     int runs;
     size_t shift; /* keys each cut moves off the even one */
+    int pad;      /* every part starts on a 16-byte boundary */
 } options;
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: nccl_alltoall [-n KEYS] [--gpus G] [--runs R] [--shift K]\n"
+    fprintf(f, "usage: nccl_alltoall [-n KEYS] [--gpus G] [--runs R] [--shift K] [--pad]\n"
                "  NCCL's rate for stage 08's exchange of KEYS uniform 4-byte keys over G GPUs\n"
                "  -n KEYS    keys in all, 2..2^34 (default 1073741824)\n"
                "  --gpus G   GPUs of this host, 2..%d (default: every visible one)\n"
                "  --runs R   timed exchanges after one warm-up, 1..%d; the median is shown "
                "(default 5)\n"
                "  --shift K  every cut between two parts K keys off the even one, 0..%d\n"
-               "             (default 0): parts that start anywhere, as 08's do\n",
+               "             (default 0): parts that start anywhere, as 08's do\n"
+               "  --pad      every part starts on a 16-byte boundary in both buffers\n",
                MAX_GPUS, MAX_RUNS, MAX_SHIFT);
 }
 
@@ -105,6 +112,7 @@ static int parse(int argc, char **argv, options *o)
     o->gpus = 0;
     o->runs = 5;
     o->shift = 0;
+    o->pad = 0;
     for (int i = 1; i < argc; i++) {
         unsigned long long v;
         const char *a = argv[i];
@@ -123,6 +131,8 @@ static int parse(int argc, char **argv, options *o)
             if (number_arg(argc, argv, &i, "--runs", 1, MAX_RUNS, &v))
                 return -1;
             o->runs = (int)v;
+        } else if (!strcmp(a, "--pad")) {
+            o->pad = 1;
         } else if (!strcmp(a, "--shift") || !strncmp(a, "--shift=", 8)) {
             if (number_arg(argc, argv, &i, "--shift", 0, MAX_SHIFT, &v))
                 return -1;
@@ -154,6 +164,7 @@ static size_t part(size_t mine, int g, int h, size_t shift)
 
 typedef struct {
     int g;
+    int pad; /* parts start on 16-byte boundaries: 4 keys */
     ncclComm_t comm[MAX_GPUS];
     cudaStream_t stream[MAX_GPUS];
     uint32_t *in[MAX_GPUS], *out[MAX_GPUS];
@@ -191,8 +202,8 @@ static double exchange_once(exchange *x)
                     NCCL_CHECK(ncclRecv(x->out[r] + recv_at, recv, ncclUint32, h, x->comm[r],
                                         x->stream[r]));
             }
-            send_at += send;
-            recv_at += recv;
+            send_at += x->pad ? (send + 3) / 4 * 4 : send;
+            recv_at += x->pad ? (recv + 3) / 4 * 4 : recv;
         }
     }
     NCCL_CHECK(ncclGroupEnd());
@@ -222,6 +233,7 @@ int main(int argc, char **argv)
     exchange x;
     memset(&x, 0, sizeof x);
     x.g = g;
+    x.pad = o.pad;
     /* GPU r holds share(n, g, r) keys and sends a part of them to each GPU */
     if (check_shift(&o, g)) /* with --gpus, checked before the GPU was looked for */
         return 2;
@@ -241,6 +253,8 @@ int main(int argc, char **argv)
             got += x.send[h][r];
         most = got > most ? got : most;
     }
+    if (o.pad) /* up to 3 keys of gap after each part */
+        most += 3 * (size_t)g;
     int devs[MAX_GPUS];
     for (int r = 0; r < g; r++)
         devs[r] = r;
@@ -266,12 +280,13 @@ int main(int argc, char **argv)
     double moved_gb = 4.0 * (double)moved / 1e9, gbs = moved_gb / g / (median / 1000.0);
     char name[128];
     gpu_name(name, sizeof name);
-    printf("NCCL exchange of %zu keys over %d GPUs (%s), cuts shifted by %zu keys: %.3f GB "
+    printf("NCCL exchange of %zu keys over %d GPUs (%s), cuts shifted by %zu keys%s: %.3f GB "
            "between GPUs, median of %d %.3f ms (min %.3f), %.1f GB/s sent a GPU\n",
-           o.n, g, name, o.shift, moved_gb, o.runs, median, ms[0], gbs);
-    printf("RESULT tool=nccl_alltoall n=%zu gpus=%d shift=%zu runs=%d moved_gb=%.4f "
+           o.n, g, name, o.shift, o.pad ? ", parts padded to 16 bytes" : "", moved_gb, o.runs,
+           median, ms[0], gbs);
+    printf("RESULT tool=nccl_alltoall n=%zu gpus=%d shift=%zu pad=%d runs=%d moved_gb=%.4f "
            "exchange_ms=%.3f min_ms=%.3f gbs_per_gpu=%.1f nccl=%d gpu=\"%s\"\n",
-           o.n, g, o.shift, o.runs, moved_gb, median, ms[0], gbs, NCCL_VERSION_CODE, name);
+           o.n, g, o.shift, o.pad, o.runs, moved_gb, median, ms[0], gbs, NCCL_VERSION_CODE, name);
     for (int r = 0; r < g; r++) {
         CUDA_CHECK(cudaSetDevice(r));
         gpu_free(x.out[r]);
