@@ -3,8 +3,8 @@
  * that the libraries make with no kernel of the course's own.  On each GPU CUB sorts
  * the keys by their top 8 bits (the partition); the counts of those digits, found by
  * binary search in the partitioned keys, go to every GPU (ncclAllGather); each digit
- * goes whole to the GPU whose even share holds its middle (08.1's rule); grouped
- * ncclSend/ncclRecv move the runs; CUB sorts what each GPU received.
+ * goes whole to the GPU whose even share holds the middle of its run (08.1's rule);
+ * grouped ncclSend/ncclRecv move the runs; CUB sorts what each GPU received.
  *
  * Both CUB sorts are CUB's fastest call on Hopper: the DoubleBuffer form (no copy of
  * the keys in its scratch) with an int64_t count.  C++ because CUB is a C++ template
@@ -58,34 +58,43 @@ static void all_gather_bounds(mg_part *p, void *arg)
 }
 
 typedef struct {
-    int g;
-    size_t send[MG_MAX_GPUS][MG_MAX_GPUS]; /* keys rank r sends rank h */
-    size_t at[MG_MAX_GPUS][MG_MAX_GPUS];   /* where rank r's run for rank h starts */
+    int gpus;
+    size_t keys[MG_MAX_GPUS][MG_MAX_GPUS]; /* keys rank src sends rank dst */
+    size_t at[MG_MAX_GPUS][MG_MAX_GPUS];   /* where that run starts in src's keys */
 } plan;
 
-/* From every rank's 257 bounds: the owner of each digit (08.1's rule) and the runs. */
+/* Rank src's keys of top digit `digit`, from the bounds. */
+static size_t digit_keys(const uint64_t *bounds, int src, int digit)
+{
+    const uint64_t *row = bounds + (size_t)src * (MG_DIGITS + 1);
+    return row[digit + 1] - row[digit];
+}
+
+/* From every rank's 257 bounds: the GPU each digit goes to, whole - the one whose even
+ * share of the keys holds the middle of the digit's run, 08.1's rule, in whole numbers -
+ * and the runs each rank sends. */
 static void make_plan(plan *x, const uint64_t *bounds, size_t n_total)
 {
-    int owner[MG_DIGITS];
-    size_t before = 0;
-    for (int d = 0; d < MG_DIGITS; d++) {
-        size_t count = 0;
-        for (int r = 0; r < x->g; r++)
-            count += bounds[r * (MG_DIGITS + 1) + d + 1] - bounds[r * (MG_DIGITS + 1) + d];
-        double middle = (double)before + (double)count / 2.0;
-        int o = n_total ? (int)(middle * x->g / (double)n_total) : 0;
-        owner[d] = o < x->g ? o : x->g - 1;
-        before += count;
+    int gpu_of[MG_DIGITS];
+    uint64_t keys_before = 0;
+    for (int digit = 0; digit < MG_DIGITS; digit++) {
+        uint64_t in_digit = 0;
+        for (int src = 0; src < x->gpus; src++)
+            in_digit += digit_keys(bounds, src, digit);
+        /* the middle is keys_before + in_digit / 2: twice it, over twice the keys */
+        uint64_t twice_middle = 2 * keys_before + in_digit;
+        uint64_t gpu = n_total ? twice_middle * (uint64_t)x->gpus / (2 * (uint64_t)n_total) : 0;
+        gpu_of[digit] = gpu < (uint64_t)x->gpus - 1 ? (int)gpu : x->gpus - 1;
+        keys_before += in_digit;
     }
-    memset(x->send, 0, sizeof x->send);
-    for (int r = 0; r < x->g; r++)
-        for (int d = 0; d < MG_DIGITS; d++)
-            x->send[r][owner[d]] += bounds[r * (MG_DIGITS + 1) + d + 1] - bounds[r * (MG_DIGITS + 1) + d];
-    for (int r = 0; r < x->g; r++) {
-        size_t at = 0;
-        for (int h = 0; h < x->g; h++) {
-            x->at[r][h] = at;
-            at += x->send[r][h];
+    memset(x->keys, 0, sizeof x->keys);
+    for (int src = 0; src < x->gpus; src++) {
+        for (int digit = 0; digit < MG_DIGITS; digit++)
+            x->keys[src][gpu_of[digit]] += digit_keys(bounds, src, digit);
+        size_t run_at = 0;
+        for (int dst = 0; dst < x->gpus; dst++) {
+            x->at[src][dst] = run_at;
+            run_at += x->keys[src][dst];
         }
     }
 }
@@ -93,24 +102,26 @@ static void make_plan(plan *x, const uint64_t *bounds, size_t n_total)
 static void send_and_receive(mg_part *p, void *arg)
 {
     const plan *x = (const plan *)arg;
-    uint32_t *in = p->sorted, *out = mg_other(p);
-    size_t recv_at = 0;
-    for (int h = 0; h < x->g; h++) {
-        size_t send = x->send[p->rank][h], recv = x->send[h][p->rank];
-        const uint32_t *run = in + x->at[p->rank][h];
-        if (h == p->rank)
-            CUDA_CHECK(cudaMemcpyAsync(out + recv_at, run, send * sizeof(uint32_t),
-                                       cudaMemcpyDeviceToDevice, p->stream));
+    const uint32_t *partitioned = p->sorted;
+    uint32_t *landing = mg_other(p);
+    cudaStream_t stream = p->stream;
+    size_t landed = 0;
+    for (int peer = 0; peer < x->gpus; peer++) {
+        size_t outgoing = x->keys[p->rank][peer], incoming = x->keys[peer][p->rank];
+        const uint32_t *run = partitioned + x->at[p->rank][peer];
+        if (peer == p->rank)
+            CUDA_CHECK(cudaMemcpyAsync(landing + landed, run, outgoing * sizeof(uint32_t),
+                                       cudaMemcpyDeviceToDevice, stream)); /* its own run */
         else {
-            if (send)
-                NCCL_CHECK(ncclSend(run, send, ncclUint32, h, p->comm, p->stream));
-            if (recv)
-                NCCL_CHECK(ncclRecv(out + recv_at, recv, ncclUint32, h, p->comm, p->stream));
+            if (outgoing)
+                NCCL_CHECK(ncclSend(run, outgoing, ncclUint32, peer, p->comm, stream));
+            if (incoming)
+                NCCL_CHECK(ncclRecv(landing + landed, incoming, ncclUint32, peer, p->comm, stream));
         }
-        recv_at += recv;
+        landed += incoming;
     }
-    p->sorted = out;
-    p->n_out = recv_at;
+    p->sorted = landing;
+    p->n_out = landed;
 }
 
 static double phase_end(mg_world *w, double start)
@@ -155,16 +166,16 @@ extern "C" int mg_composition_sort(mg_world *w, mg_times *t, char *err, size_t e
                                cudaMemcpyDeviceToHost, w->part[0].stream));
     CUDA_CHECK(cudaStreamSynchronize(w->part[0].stream));
     plan x;
-    x.g = w->nranks;
+    x.gpus = w->nranks;
     size_t n_total = 0;
-    for (int r = 0; r < x.g; r++)
-        n_total += h_bounds[r * (MG_DIGITS + 1) + MG_DIGITS];
+    for (int src = 0; src < x.gpus; src++)
+        n_total += h_bounds[src * (MG_DIGITS + 1) + MG_DIGITS];
     make_plan(&x, h_bounds, n_total);
     double too_many = 0; /* every process stops alike, or none does */
     for (int l = 0; l < w->nlocal; l++) {
         size_t arriving = 0;
-        for (int r = 0; r < x.g; r++)
-            arriving += x.send[r][w->part[l].rank];
+        for (int src = 0; src < x.gpus; src++)
+            arriving += x.keys[src][w->part[l].rank];
         if (arriving > w->part[l].cap) {
             snprintf(err, errlen, "composition: GPU %d would own %zu keys, more than the %zu its buffers hold",
                      w->part[l].rank, arriving, w->part[l].cap);
@@ -182,10 +193,10 @@ extern "C" int mg_composition_sort(mg_world *w, mg_times *t, char *err, size_t e
     t0 = host_time_ms();
     mg_group(w, send_and_receive, &x);
     t->exchange = phase_end(w, t0);
-    for (int r = 0; r < x.g; r++)
-        for (int h = 0; h < x.g; h++)
-            if (h != r)
-                t->moved_gb += (double)x.send[r][h] * sizeof(uint32_t) / 1e9;
+    for (int src = 0; src < x.gpus; src++)
+        for (int dst = 0; dst < x.gpus; dst++)
+            if (dst != src)
+                t->moved_gb += (double)x.keys[src][dst] * sizeof(uint32_t) / 1e9;
 
     /* local sort: CUB, every bit */
     t0 = host_time_ms();

@@ -35,7 +35,7 @@ typedef struct {
     size_t cap;           /* keys each of its two buffers holds */
     uint32_t *d_keys;     /* its share, then its sorted part */
     uint32_t *d_alt;      /* the second buffer of every sort and of the exchange */
-    uint32_t *sorted;     /* after a sort: d_keys or d_alt, whichever holds the part */
+    uint32_t *sorted;     /* after a sort: where the part starts, in d_keys or in d_alt */
     size_t n_out;         /* keys of its sorted part */
     uint32_t *d_counts;   /* MG_DIGITS counters, then every GPU's: G x MG_DIGITS */
     uint64_t *d_sum;      /* a few words for the checks */
@@ -43,10 +43,11 @@ typedef struct {
     os_sorter *sorter;
 } mg_part;
 
-/* The buffer of a part that does not hold its keys now: the next sort's or move's target. */
+/* The buffer of a part that does not hold its keys now: the next sort's or move's target.
+ * (A part may start a few keys into its buffer: 08.3's does.) */
 static inline uint32_t *mg_other(const mg_part *p)
 {
-    return p->sorted == p->d_keys ? p->d_alt : p->d_keys;
+    return p->sorted >= p->d_keys && p->sorted < p->d_keys + p->cap ? p->d_alt : p->d_keys;
 }
 
 /* The GPUs this process drives (all of them, or one under MPI) among G in all. */
@@ -147,7 +148,8 @@ extern const int MG_STEP_COUNT;
 
 /* The same sort made of library calls only: CUB partitions each GPU's keys by the top 8
  * bits, NCCL all-gathers the digits' counts and moves each digit whole to one GPU (08.1's
- * owners), CUB sorts what arrived.  CUB's fastest call both times (int64_t count). */
+ * owners), CUB sorts what arrived.  CUB's
+ * fastest call both times (int64_t count). */
 int mg_composition_sort(mg_world *w, mg_times *t, char *err, size_t errlen);
 /* Frees the composition's CUB scratch on the world's GPUs. */
 void mg_composition_free(mg_world *w);

@@ -30,14 +30,15 @@ for g in $(printf '%s\n' 2 "$gpus" | sort -nu); do
         done
     done
     run_ok "$bin" --step 1 --gpus "$g" --runs 1 -n 16777217 --check ref
-    [ "$steps" -ge 2 ] || continue
-    # 08.2: exact shares (the program checks each part's size) on every distribution
-    for dist in uniform equal sorted reversed few and2 and4 high low; do
-        for n in 1 3 8193 1048579; do
-            run_ok "$bin" --step 2 --gpus "$g" --runs 1 --no-cub -n "$n" --dist "$dist" --check ref
+    # 08.2 and on: exact shares (the program checks each part's size) on every distribution
+    for step in $(seq 2 "$steps"); do
+        for dist in uniform equal sorted reversed few and2 and4 high low; do
+            for n in 1 3 8193 1048579; do
+                run_ok "$bin" --step "$step" --gpus "$g" --runs 1 --no-cub -n "$n" --dist "$dist" --check ref
+            done
         done
+        run_ok "$bin" --step "$step" --gpus "$g" --runs 1 -n 16777217 --check ref
     done
-    run_ok "$bin" --step 2 --gpus "$g" --runs 1 -n 16777217 --check ref
 done
 # 08.1 on keys of few distinct top digits: its owners take whole digits, so the parts are
 # uneven, but every key still lands (the buffers hold the whole input at this size)
