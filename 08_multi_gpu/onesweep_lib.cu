@@ -3,7 +3,7 @@
  * (onesweep_lib.h).  It includes the step's file, as stage 07's test hooks do, so that
  * stage 08 runs 07's kernels on device arrays without a copy of them.
  */
-#include "../07_onesweep/step9_pairs.cu"
+#include "../07_onesweep/step13_crowded_counts.cu"
 #include "onesweep_lib.h"
 
 struct os_sorter {
