@@ -149,18 +149,24 @@ EOF
 }
 
 # phases CSV NAME TITLE: stage 08's sorts as stacked bars of their phases, beside CUB's sort
-# of the same keys on one GPU, for each size (the uniform keys of multi08.csv)
+# of the same keys on one GPU, for each size (the uniform keys of multi08.csv), and beside
+# the library composition (CUB, NCCL, CUB) on as many GPUs where the CSV has it (comp_ms)
 phases() {
     local csv=$1 name=$2 title=$3
     [ -f "$csv" ] || { not_drawn "$name"; return; }
-    cols "$csv" "n step gpus count_ms partition_ms split_ms exchange_ms local_sort_ms cub_ms" "dist=uniform" |
-        awk -F'\t' '
+    local cmp=""
+    head -n 1 "$csv" | tr ',' '\n' | grep -qx comp_ms && cmp=comp_ms
+    cols "$csv" "n step gpus count_ms partition_ms split_ms exchange_ms local_sort_ms cub_ms ${cmp:-cub_ms}" "dist=uniform" |
+        awk -F'\t' -v with_comp="${cmp:+1}" '
         function size(n,    k) { k = 0; while (n > 1) { n /= 2; k++ } return "2^" k }
         { key = size($1)
           if (!(key in cub) && $9 != "NaN" && $9 != "") { cub[key] = $9; order[++m] = key }
-          if ($3 > 1) rows[key] = rows[key] sprintf("%s %s x%d\t%s\t%s\t%s\t%s\t%s\tNaN\n", key, $2, $3, $4, $5, $6, $7, $8) }
+          if ($3 > 1) rows[key] = rows[key] sprintf("%s %s x%d\t%s\t%s\t%s\t%s\t%s\tNaN\tNaN\n", key, $2, $3, $4, $5, $6, $7, $8)
+          if (with_comp && $3 > 1 && $10 != "NaN" && $10 != "" && !((key, $3) in comp)) {
+              comp[key, $3] = 1
+              rows[key] = rows[key] sprintf("%s composition x%d\tNaN\tNaN\tNaN\tNaN\tNaN\tNaN\t%s\n", key, $3, $10) } }
         END { for (i = 1; i <= m; i++) {
-                  printf "%s CUB x1\tNaN\tNaN\tNaN\tNaN\tNaN\t%s\n", order[i], cub[order[i]]
+                  printf "%s CUB x1\tNaN\tNaN\tNaN\tNaN\tNaN\t%s\tNaN\n", order[i], cub[order[i]]
                   printf "%s", rows[order[i]] } }' >"$tmp/$name.j"
     render "$name" <<EOF
 set title "$title\n$(label "$csv")"
@@ -169,7 +175,7 @@ set style data histograms; set style histogram rowstacked; set style fill solid 
 set boxwidth 0.7; set xtics rotate by 30 right; set key outside top center horizontal
 plot "$tmp/$name.j" using 2:xtic(1) title "count", "" using 3 title "partition", \\
      "" using 4 title "split", "" using 5 title "exchange", "" using 6 title "local sort", \\
-     "" using 7 title "CUB, one GPU"
+     "" using 7 title "CUB, one GPU"$([ -n "$cmp" ] && echo ', "" using 8 title "composition"')
 EOF
 }
 
@@ -219,6 +225,7 @@ for dir in "${dirs[@]}"; do
     lines "$r/nn06_k.csv" nn06_k "Stage 06 at the full size: time against the number of bins K" \
         bins ms version "bins (K)" "time (ms)" "" Xy "" "version " "outside right top"
     phases "$r/multi08.csv" multi08 "Stage 08: each step's phases on several GPUs, and CUB on one"
+    phases "$r/steps08.csv" steps08 "Stage 08: each step's phases, CUB on one GPU, and the library composition"
     [ "$made_here" -eq 0 ] || echo "plots: $dir: $made_here chart$([ "$made_here" -eq 1 ] || echo s) in $out/"
 done
 [ "$made" -gt 0 ] || { echo "plots: no CSV found to draw" >&2; exit 1; }
