@@ -124,12 +124,6 @@ static void send_and_receive(mg_part *p, void *arg)
     p->n_out = landed;
 }
 
-static double phase_end(mg_world *w, double start)
-{
-    mg_world_sync(w);
-    return host_time_ms() - start;
-}
-
 extern "C" int mg_composition_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
@@ -147,7 +141,7 @@ extern "C" int mg_composition_sort(mg_world *w, mg_times *t, char *err, size_t e
         p->sorted = p->d_keys;
         cub_sort(p, l, p->n_in, 24, 32);
     }
-    t->partition = phase_end(w, t0);
+    t->partition = mg_phase_end(w, t0);
 
     /* count: the digits' bounds in the partitioned keys, all-gathered */
     t0 = host_time_ms();
@@ -187,12 +181,12 @@ extern "C" int mg_composition_sort(mg_world *w, mg_times *t, char *err, size_t e
             snprintf(err, errlen, "composition: a GPU of another process would own more keys than its buffers hold");
         return -1;
     }
-    t->count = phase_end(w, t0);
+    t->count = mg_phase_end(w, t0);
 
     /* exchange */
     t0 = host_time_ms();
     mg_group(w, send_and_receive, &x);
-    t->exchange = phase_end(w, t0);
+    t->exchange = mg_phase_end(w, t0);
     for (int src = 0; src < x.gpus; src++)
         for (int dst = 0; dst < x.gpus; dst++)
             if (dst != src)
@@ -205,14 +199,10 @@ extern "C" int mg_composition_sort(mg_world *w, mg_times *t, char *err, size_t e
         CUDA_CHECK(cudaSetDevice(p->device));
         cub_sort(p, l, p->n_out, 0, 32);
     }
-    t->local_sort = phase_end(w, t0);
+    t->local_sort = mg_phase_end(w, t0);
     t->total = host_time_ms() - start;
 
-    t->total = mg_world_max(w, t->total);
-    t->count = mg_world_max(w, t->count);
-    t->partition = mg_world_max(w, t->partition);
-    t->exchange = mg_world_max(w, t->exchange);
-    t->local_sort = mg_world_max(w, t->local_sort);
+    mg_times_world_max(w, t);
     return 0;
 }
 

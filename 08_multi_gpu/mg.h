@@ -128,6 +128,12 @@ typedef struct {
     double moved_gb; /* bytes that crossed between GPUs, in GB */
 } mg_times;
 
+/* The ms since start once every GPU of the world has finished what was issued: a phase's
+ * time on this process. */
+double mg_phase_end(mg_world *w, double start);
+/* Each phase's time in t, the largest over the world's processes. */
+void mg_times_world_max(mg_world *w, mg_times *t);
+
 /* Sorts the world's keys (each part's d_keys, n_in of them): afterwards each part's
  * `sorted` holds n_out keys, and the parts in rank order are the sorted input.
  * Returns 0, or -1 with one line in err (nothing can be sorted that way).  Each step

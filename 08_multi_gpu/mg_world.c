@@ -18,6 +18,7 @@
 
 #include "cuda_check.h"
 #include "mg.h"
+#include "timer.h"
 
 void mg_nccl_check(ncclResult_t status, const char *call, const char *file, int line)
 {
@@ -187,4 +188,20 @@ void mg_group(mg_world *w, void (*body)(mg_part *p, void *arg), void *arg)
         body(&w->part[l], arg);
     }
     NCCL_CHECK(ncclGroupEnd());
+}
+
+double mg_phase_end(mg_world *w, double start)
+{
+    mg_world_sync(w);
+    return host_time_ms() - start;
+}
+
+void mg_times_world_max(mg_world *w, mg_times *t)
+{
+    t->total = mg_world_max(w, t->total);
+    t->count = mg_world_max(w, t->count);
+    t->partition = mg_world_max(w, t->partition);
+    t->split = mg_world_max(w, t->split);
+    t->exchange = mg_world_max(w, t->exchange);
+    t->local_sort = mg_world_max(w, t->local_sort);
 }

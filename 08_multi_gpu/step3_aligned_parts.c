@@ -291,12 +291,6 @@ static void send_and_receive(mg_part *p, void *arg)
 
 /* ---- the sort ------------------------------------------------------------------------------ */
 
-static double phase_end(mg_world *w, double start)
-{
-    mg_world_sync(w);
-    return host_time_ms() - start;
-}
-
 int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
@@ -309,10 +303,10 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
         p->sorted = p->d_keys;
         os_sort(p->sorter, p->sorted, mg_other(p), p->n_in, 0, 32);
         p->n_out = p->n_in;
-        t->local_sort = phase_end(w, t0);
+        t->local_sort = mg_phase_end(w, t0);
         mg_sorts_done(w);
-        t->total = mg_world_max(w, host_time_ms() - start);
-        t->local_sort = mg_world_max(w, t->local_sort);
+        t->total = host_time_ms() - start;
+        mg_times_world_max(w, t);
         return 0;
     }
 
@@ -329,7 +323,7 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
                                cudaMemcpyDeviceToHost, w->part[0].stream));
     CUDA_CHECK(cudaStreamSynchronize(w->part[0].stream));
     plan_boundaries(&x);
-    t->count = phase_end(w, t0);
+    t->count = mg_phase_end(w, t0);
 
     /* partition: each GPU's keys by their top digit, so each owner's are one run */
     t0 = host_time_ms();
@@ -339,7 +333,7 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
         p->sorted = p->d_keys;
         os_sort(p->sorter, p->sorted, mg_other(p), p->n_in, 24, 32);
     }
-    t->partition = phase_end(w, t0);
+    t->partition = mg_phase_end(w, t0);
     mg_sorts_done(w);
 
     /* split: the digits that hold a boundary, sorted in their runs; the key at each */
@@ -364,12 +358,12 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
             snprintf(err, errlen, "a GPU of another process would receive more keys than its buffers hold");
         return -1;
     }
-    t->split = phase_end(w, t0);
+    t->split = mg_phase_end(w, t0);
 
     /* exchange */
     t0 = host_time_ms();
     mg_group(w, send_and_receive, &x);
-    t->exchange = phase_end(w, t0);
+    t->exchange = mg_phase_end(w, t0);
     for (int r = 0; r < x.g; r++)
         for (int h = 0; h < x.g; h++)
             if (h != r)
@@ -383,7 +377,7 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
         CUDA_CHECK(cudaSetDevice(p->device));
         os_sort(p->sorter, p->sorted, mg_other(p), p->n_out, 0, 32);
     }
-    t->local_sort = phase_end(w, t0);
+    t->local_sort = mg_phase_end(w, t0);
     mg_sorts_done(w);
     for (int l = 0; l < w->nlocal; l++) {
         mg_part *p = &w->part[l];
@@ -394,11 +388,6 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
     }
     t->total = host_time_ms() - start;
 
-    t->total = mg_world_max(w, t->total);
-    t->count = mg_world_max(w, t->count);
-    t->partition = mg_world_max(w, t->partition);
-    t->split = mg_world_max(w, t->split);
-    t->exchange = mg_world_max(w, t->exchange);
-    t->local_sort = mg_world_max(w, t->local_sort);
+    mg_times_world_max(w, t);
     return 0;
 }
