@@ -407,6 +407,20 @@ int main(int argc, char **argv)
         make_keys(host_input, o.n, o.dist, o.seed);
     }
 
+    /* CUB on one GPU, the whole input, in the same process: first, while that GPU's memory
+     * is its own (CUB frees what it takes) */
+    cub_times cub = {-1.0, -1.0, -1.0};
+    const char *cub_why = o.no_cub ? "--no-cub" : NULL;
+    if (!cub_why && lead) {
+        CUDA_CHECK(cudaSetDevice(w.part[0].device));
+        size_t free_b = 0, total_b = 0;
+        CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+        if (o.n * sizeof(uint32_t) * 3 > free_b)
+            cub_why = "the input does not fit one GPU";
+        else if (cub_sort_keys(host_input, o.n, o.runs, NULL, &cub, err, sizeof err))
+            die(EXIT_CUDA_ERROR, "%s", err);
+    }
+
     /* each GPU's buffers and share */
     if (mg_parts_create(&w, o.n, err, sizeof err))
         die(EXIT_USAGE, "%s", err);
@@ -455,19 +469,6 @@ int main(int argc, char **argv)
         comp_status = run_composition(&w, &o, host_input, input_hash, &comp, comp_why, sizeof comp_why);
     if (comp_status == 1 && !bad) /* a wrong baseline is a failed run, as a wrong sort is */
         bad = 1, snprintf(msg, sizeof msg, "the library composition: %s", comp_why);
-
-    /* CUB on one GPU, the whole input, in the same process */
-    cub_times cub = {-1.0, -1.0, -1.0};
-    const char *cub_why = o.no_cub ? "--no-cub" : NULL;
-    if (!cub_why && lead) {
-        CUDA_CHECK(cudaSetDevice(w.part[0].device));
-        size_t free_b = 0, total_b = 0;
-        CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-        if (o.n * sizeof(uint32_t) * 3 > free_b)
-            cub_why = "the input does not fit one GPU beside this stage's buffers";
-        else if (cub_sort_keys(host_input, o.n, o.runs, NULL, &cub, err, sizeof err))
-            die(EXIT_CUDA_ERROR, "%s", err);
-    }
 
     if (lead) {
         char name[128] = "";

@@ -11,16 +11,14 @@
 
 /* The keys each GPU's buffers hold: the whole input where it fits, so that 08.1's uneven
  * parts always land, and the few keys 08.3 moves to start its runs on 16-byte boundaries
- * (at most 6 for each GPU they come from); else as much as the memory allows, at most
- * what 07 sorts at once. */
+ * (at most 6 for each GPU they come from); else as much as the memory allows. */
 static size_t buffer_keys(size_t n)
 {
     size_t free_b = 0, total_b = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     size_t fit = (size_t)((double)free_b * 0.85) / (2 * sizeof(uint32_t) + 1); /* 2 buffers + 07's scratch */
     size_t want = n + 6 * MG_MAX_GPUS;
-    size_t cap = want < fit ? want : fit;
-    return cap < os_max_keys() ? cap : os_max_keys();
+    return want < fit ? want : fit;
 }
 
 int mg_parts_create(mg_world *w, size_t n, char *err, size_t errlen)

@@ -17,15 +17,21 @@ extern "C" {
 
 typedef struct os_sorter os_sorter;
 
-/* The most keys one call sorts (stage 07's look-back words count up to 2^30 - 1). */
-size_t os_max_keys(void);
-
-/* Scratch for sorts of up to cap keys on the current device. */
+/* Scratch for sorts of up to cap keys on the current device.  A sort of more keys than
+ * 07 sorts at once (2^30 - 1) runs its passes chunk by chunk, and one of 2^32 keys or more
+ * is first cut in three by its top byte (onesweep_lib.cu, "the large path"); such a cut
+ * waits for the GPU. */
 os_sorter *os_create(size_t cap);
+
+/* Tests only: sorters created after this call chunk at chunk_keys (rounded down to whole
+ * tiles) and cut above wide_keys, so that the large path runs on small inputs; 0, 0 goes
+ * back to the limits of 07's look-back words and of 32-bit places. */
+void os_force_limits(size_t chunk_keys, size_t wide_keys);
 void os_destroy(os_sorter *s);
 
 /* counts[d] += the number of keys whose top 8 bits are d (256 counters on the device,
- * zeroed by the caller): stage 07's histogram kernel, one pass of bits 24..31. */
+ * zeroed by the caller): stage 07's histogram kernel, one pass of bits 24..31.  Past 2^32 - 1
+ * keys it waits for the GPU, to stop with one line where a count would not fit 32 bits. */
 void os_top_digit_counts(os_sorter *s, const uint32_t *d_keys, size_t n, uint32_t *d_counts);
 
 /* Sorts n keys (n <= cap; d_a 16-byte aligned, as cudaMalloc's are) by bits [begin_bit, end_bit), stably, between the two
