@@ -259,7 +259,7 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         part() { [ "$set" = sweep07 ] || [ "$set" = "sweep07-$1" ]; }
         if part steps; then # each step at 2^24+1 and 2^28 uniform keys, CUB in the same runs
             begin "$out_dir/sweep07_steps.csv"
-            for st in 1 2 3 4 5 6 7 8 9 10; do for n in 16777217 268435456; do
+            for st in $(seq 1 "$(ls 07_onesweep/step[0-9]*_*.cu | wc -l)"); do for n in 16777217 268435456; do
                 run "$csv" 07_onesweep --step "$st" -n "$n"; done; done
         fi
         if part keys; then # what users sort (the last step, 2^28; pairs also 2^24+1), CUB sorting the same
