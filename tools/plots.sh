@@ -149,19 +149,23 @@ EOF
 }
 
 # phases CSV NAME TITLE: stage 08's sorts as stacked bars of their phases, beside CUB's sort
-# of the same keys on one GPU, for each size (the uniform keys of multi08.csv), and beside
-# the library composition (CUB, NCCL, CUB) on as many GPUs where the CSV has it (comp_ms)
+# of the same keys on one GPU, for each size (the uniform keys of multi08.csv, one process:
+# the first row of each size, step and number of GPUs), and beside the library composition
+# (CUB, NCCL, CUB) on as many GPUs where the CSV has it (comp_ms)
 phases() {
-    local csv=$1 name=$2 title=$3
+    local csv=$1 name=$2 title=$3 where="dist=uniform"
+    head -n 1 "$csv" 2>/dev/null | tr ',' '\n' | grep -qx mpi && where="dist=uniform mpi=0"
     [ -f "$csv" ] || { not_drawn "$name"; return; }
     local cmp=""
     head -n 1 "$csv" | tr ',' '\n' | grep -qx comp_ms && cmp=comp_ms
-    cols "$csv" "n step gpus count_ms partition_ms split_ms exchange_ms local_sort_ms cub_ms ${cmp:-cub_ms}" "dist=uniform" |
+    cols "$csv" "n step gpus count_ms partition_ms split_ms exchange_ms local_sort_ms cub_ms ${cmp:-cub_ms}" "$where" |
         awk -F'\t' -v with_comp="${cmp:+1}" '
         function size(n,    k) { k = 0; while (n > 1) { n /= 2; k++ } return "2^" k }
         { key = size($1)
           if (!(key in cub) && $9 != "NaN" && $9 != "") { cub[key] = $9; order[++m] = key }
-          if ($3 > 1) rows[key] = rows[key] sprintf("%s %s x%d\t%s\t%s\t%s\t%s\t%s\tNaN\tNaN\n", key, $2, $3, $4, $5, $6, $7, $8)
+          if ($3 > 1 && !((key, $2, $3) in seen)) {
+              seen[key, $2, $3] = 1
+              rows[key] = rows[key] sprintf("%s %s x%d\t%s\t%s\t%s\t%s\t%s\tNaN\tNaN\n", key, $2, $3, $4, $5, $6, $7, $8) }
           if (with_comp && $3 > 1 && $10 != "NaN" && $10 != "" && !((key, $3) in comp)) {
               comp[key, $3] = 1
               rows[key] = rows[key] sprintf("%s composition x%d\tNaN\tNaN\tNaN\tNaN\tNaN\tNaN\t%s\n", key, $3, $10) } }
@@ -226,6 +230,7 @@ for dir in "${dirs[@]}"; do
         bins ms version "bins (K)" "time (ms)" "" Xy "" "version " "outside right top"
     phases "$r/multi08.csv" multi08 "Stage 08: each step's phases on several GPUs, and CUB on one"
     phases "$r/steps08.csv" steps08 "Stage 08: each step's phases, CUB on one GPU, and the library composition"
+    phases "$r/scale08.csv" scale08 "Stage 08 past 07's limit: 08.3's phases, CUB on one GPU, and the library composition"
     [ "$made_here" -eq 0 ] || echo "plots: $dir: $made_here chart$([ "$made_here" -eq 1 ] || echo s) in $out/"
 done
 [ "$made" -gt 0 ] || { echo "plots: no CSV found to draw" >&2; exit 1; }
