@@ -1,7 +1,8 @@
 /*
  * 08_multi_gpu/onesweep_lib.cu - stage 07's last step, used as a library by stage 08
  * (onesweep_lib.h).  It includes the step's file, as stage 07's test hooks do, so that
- * stage 08 runs 07's kernels on device arrays without a copy of them.
+ * stage 08 runs 07's kernels on device arrays without a copy of them; sorts of more keys
+ * than 07 sorts at once take the large path below, still with 07's kernels.
  */
 #include "../07_onesweep/step13_crowded_counts.cu"
 #include "onesweep_lib.h"
@@ -67,8 +68,8 @@ __global__ void next_chunk_starts(const uint32_t *table, size_t last_tile, const
     next[d] = starts[d] + (table[last_tile * LIB_BINS + d] & LOOKBACK_COUNT);
 }
 
-/* plans[b] (b = 0, 1): the plan as a launch pointed at buffer b's chunk sees it - the pass
- * itself where the pass reads buffer b, a skipped pass where it reads the other. */
+/* plan_reading_b (b = 0, 1): the plan as a launch pointed at buffer b's chunk sees it - the
+ * pass itself where the pass reads buffer b, a skipped pass where it reads the other. */
 __global__ void plans_by_buffer(const int *plan, int passes, int *plan_reading_0, int *plan_reading_1)
 {
     for (int p = threadIdx.x; p < passes; p += blockDim.x) {
@@ -409,8 +410,9 @@ extern "C" os_sorter *os_create(size_t cap)
     s->d_chunk_counts = (uint32_t *)gpu_alloc(s->max_chunks * LIB_BINS * sizeof(uint32_t), 1);
     s->d_chunk_tickets = (uint32_t *)gpu_alloc(s->max_chunks * MAX_PASSES * sizeof(uint32_t), 1);
     s->d_plans = (int *)gpu_alloc(3 * (MAX_PASSES + 1) * sizeof(int), 1);
-    int sms = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    int sms = 0, device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     s->cut_blocks = 2 * sms; /* blocks of 1,024 threads: two a multiprocessor, one wave */
     s->d_cut = (unsigned long long *)gpu_alloc(2 * (size_t)s->cut_blocks * sizeof(unsigned long long), 1);
     CUDA_CHECK(cudaMallocHost((void **)&s->h_result_in_b, sizeof(int)));
