@@ -42,10 +42,25 @@ static void cub_sort(mg_part *p, int local, size_t n, int begin, int end)
     p->sorted = keys.Current(); /* host-side: the double buffer's selector is known at once */
 }
 
-/* Where each top digit's run starts in p's partitioned keys, and the end: 257 counts of
- * keys below d << 24, into this rank's row of p->d_scratch. */
-static void digit_bounds(mg_part *p, uint64_t *queries)
+/* Each GPU's share of a phase, for mg_each (arg: the world, whose part p is). */
+static void cub_partition(mg_part *p, void *arg)
 {
+    p->sorted = p->d_keys;
+    cub_sort(p, (int)(p - ((mg_world *)arg)->part), p->n_in, 24, 32);
+}
+
+static void cub_sort_part(mg_part *p, void *arg)
+{
+    cub_sort(p, (int)(p - ((mg_world *)arg)->part), p->n_out, 0, 32);
+}
+
+/* Where each top digit's run starts in p's partitioned keys, and the end: 257 counts of
+ * keys below d << 24 (the host's queries, arg), into this rank's row of p->d_scratch. */
+static void digit_bounds(mg_part *p, void *arg)
+{
+    /* the queries sit past every rank's row of bounds in the scratch */
+    uint64_t *queries = p->d_scratch + (size_t)MG_MAX_GPUS * (MG_DIGITS + 1);
+    CUDA_CHECK(cudaMemcpy(queries, arg, (MG_DIGITS + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice));
     uint64_t *row = p->d_scratch + (size_t)p->rank * (MG_DIGITS + 1);
     mg_lower_bounds(p->sorted, p->n_in, queries, MG_DIGITS + 1, row);
 }
@@ -135,24 +150,12 @@ extern "C" int mg_composition_sort(mg_world *w, mg_times *t, char *err, size_t e
     double start = host_time_ms(), t0 = start;
 
     /* partition: CUB by the top 8 bits, on every GPU */
-    for (int l = 0; l < w->nlocal; l++) {
-        mg_part *p = &w->part[l];
-        CUDA_CHECK(cudaSetDevice(p->device));
-        p->sorted = p->d_keys;
-        cub_sort(p, l, p->n_in, 24, 32);
-    }
+    mg_each(w, cub_partition, w);
     t->partition = mg_phase_end(w, t0);
 
     /* count: the digits' bounds in the partitioned keys, all-gathered */
     t0 = host_time_ms();
-    for (int l = 0; l < w->nlocal; l++) {
-        mg_part *p = &w->part[l];
-        CUDA_CHECK(cudaSetDevice(p->device));
-        /* the queries sit past every rank's row of bounds in the scratch */
-        uint64_t *queries = p->d_scratch + (size_t)MG_MAX_GPUS * (MG_DIGITS + 1);
-        CUDA_CHECK(cudaMemcpy(queries, h_queries, sizeof h_queries, cudaMemcpyHostToDevice));
-        digit_bounds(p, queries);
-    }
+    mg_each(w, digit_bounds, h_queries);
     mg_group(w, all_gather_bounds, NULL);
     CUDA_CHECK(cudaSetDevice(w->part[0].device));
     CUDA_CHECK(cudaMemcpyAsync(h_bounds, w->part[0].d_scratch,
@@ -194,11 +197,7 @@ extern "C" int mg_composition_sort(mg_world *w, mg_times *t, char *err, size_t e
 
     /* local sort: CUB, every bit */
     t0 = host_time_ms();
-    for (int l = 0; l < w->nlocal; l++) {
-        mg_part *p = &w->part[l];
-        CUDA_CHECK(cudaSetDevice(p->device));
-        cub_sort(p, l, p->n_out, 0, 32);
-    }
+    mg_each(w, cub_sort_part, w);
     t->local_sort = mg_phase_end(w, t0);
     t->total = host_time_ms() - start;
 

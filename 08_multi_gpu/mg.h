@@ -57,6 +57,7 @@ typedef struct {
     int mpi_rank;         /* this process's rank under MPI (0 otherwise) */
     int mpi;              /* 1 under mpirun */
     mg_part part[MG_MAX_GPUS];
+    struct mg_pool *pool; /* one process, several GPUs: a host thread for each GPU but the first */
 } mg_world;
 
 /* Opens the world: under mpirun (a build with MPI) one GPU a rank, else `gpus` GPUs of
@@ -88,6 +89,10 @@ void mg_sorts_done(mg_world *w);
 
 /* Runs NCCL calls of every local GPU as one group: body(part, arg) for each. */
 void mg_group(mg_world *w, void (*body)(mg_part *p, void *arg), void *arg);
+/* body(part, arg) for each local GPU, its device current, and waits for all: in one process
+ * of several GPUs each runs on a host thread of its own, so that one GPU's calls (a sort is
+ * a dozen) do not wait for another's; body touches its part alone. */
+void mg_each(mg_world *w, void (*body)(mg_part *p, void *arg), void *arg);
 
 /* ---- the parts (mg_parts.c) ---------------------------------------------------------- */
 

@@ -8,6 +8,7 @@
  * the host-side barrier and reductions; the keys only ever move through NCCL.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,9 @@ static int open_mpi(mg_world *w, int *argc, char ***argv, char *err, size_t errl
 }
 #endif
 
+static void pool_open(mg_world *w);
+static void pool_close(mg_world *w);
+
 int mg_world_open(mg_world *w, int gpus, int *argc, char ***argv, char *err, size_t errlen)
 {
     memset(w, 0, sizeof *w);
@@ -116,11 +120,13 @@ int mg_world_open(mg_world *w, int gpus, int *argc, char ***argv, char *err, siz
         CUDA_CHECK(cudaSetDevice(w->part[l].device));
         CUDA_CHECK(cudaStreamCreate(&w->part[l].stream)); /* blocking: ordered with stream 0 */
     }
+    pool_open(w);
     return 0;
 }
 
 void mg_world_close(mg_world *w)
 {
+    pool_close(w);
     for (int l = 0; l < w->nlocal; l++) {
         CUDA_CHECK(cudaSetDevice(w->part[l].device));
         CUDA_CHECK(cudaStreamDestroy(w->part[l].stream));
@@ -130,6 +136,125 @@ void mg_world_close(mg_world *w)
     if (w->mpi)
         MPI_Finalize();
 #endif
+}
+
+/* ---- one host thread a GPU, in one process ----------------------------------------------- */
+
+/* The threads of mg_each: GPU l > 0 of the process has thread l, waiting for a job (a body
+ * and its argument, numbered); the caller's thread runs GPU 0's share itself. */
+typedef struct {
+    struct mg_pool *pool;
+    int local;
+} pool_seat;
+
+struct mg_pool {
+    mg_world *w;
+    pthread_mutex_t lock;
+    pthread_cond_t job_posted, job_done;
+    unsigned long job;   /* the number of the latest job */
+    int running;         /* threads still on it */
+    int quit;
+    void (*body)(mg_part *p, void *arg);
+    void *arg;
+    int threads;
+    pthread_t thread[MG_MAX_GPUS];
+    pool_seat seat[MG_MAX_GPUS];
+};
+
+static void *pool_thread(void *v)
+{
+    pool_seat *seat = (pool_seat *)v;
+    struct mg_pool *pool = seat->pool;
+    mg_part *p = &pool->w->part[seat->local];
+    unsigned long seen = 0;
+    CUDA_CHECK(cudaSetDevice(p->device));
+    for (;;) {
+        pthread_mutex_lock(&pool->lock);
+        while (pool->job == seen && !pool->quit)
+            pthread_cond_wait(&pool->job_posted, &pool->lock);
+        if (pool->quit) {
+            pthread_mutex_unlock(&pool->lock);
+            return NULL;
+        }
+        seen = pool->job;
+        void (*body)(mg_part *, void *) = pool->body;
+        void *arg = pool->arg;
+        pthread_mutex_unlock(&pool->lock);
+        body(p, arg);
+        pthread_mutex_lock(&pool->lock);
+        if (--pool->running == 0)
+            pthread_cond_signal(&pool->job_done);
+        pthread_mutex_unlock(&pool->lock);
+    }
+}
+
+/* The threads for GPUs 1..nlocal-1 of a process that drives several; none where it fails
+ * (mg_each then runs every GPU's share on the caller's thread). */
+static void pool_open(mg_world *w)
+{
+    w->pool = NULL;
+    if (w->nlocal < 2)
+        return;
+    struct mg_pool *pool = calloc(1, sizeof *pool);
+    if (!pool)
+        return;
+    pool->w = w;
+    pthread_mutex_init(&pool->lock, NULL);
+    pthread_cond_init(&pool->job_posted, NULL);
+    pthread_cond_init(&pool->job_done, NULL);
+    for (int l = 1; l < w->nlocal; l++) {
+        pool->seat[l] = (pool_seat){pool, l};
+        if (pthread_create(&pool->thread[pool->threads], NULL, pool_thread, &pool->seat[l]) != 0)
+            break;
+        pool->threads++;
+    }
+    w->pool = pool;
+}
+
+static void pool_close(mg_world *w)
+{
+    struct mg_pool *pool = w->pool;
+    if (!pool)
+        return;
+    pthread_mutex_lock(&pool->lock);
+    pool->quit = 1;
+    pthread_cond_broadcast(&pool->job_posted);
+    pthread_mutex_unlock(&pool->lock);
+    for (int t = 0; t < pool->threads; t++)
+        pthread_join(pool->thread[t], NULL);
+    pthread_cond_destroy(&pool->job_done);
+    pthread_cond_destroy(&pool->job_posted);
+    pthread_mutex_destroy(&pool->lock);
+    free(pool);
+    w->pool = NULL;
+}
+
+void mg_each(mg_world *w, void (*body)(mg_part *p, void *arg), void *arg)
+{
+    struct mg_pool *pool = w->pool;
+    int first_alone = pool ? 1 + pool->threads : 0; /* GPUs from here on: this thread's */
+    if (pool) {
+        pthread_mutex_lock(&pool->lock);
+        pool->body = body;
+        pool->arg = arg;
+        pool->running = pool->threads;
+        pool->job++;
+        pthread_cond_broadcast(&pool->job_posted);
+        pthread_mutex_unlock(&pool->lock);
+    }
+    for (int l = 0; l < w->nlocal; l++) {
+        if (pool && l > 0 && l < first_alone)
+            continue; /* a thread's */
+        CUDA_CHECK(cudaSetDevice(w->part[l].device));
+        body(&w->part[l], arg);
+    }
+    if (pool) {
+        pthread_mutex_lock(&pool->lock);
+        while (pool->running > 0)
+            pthread_cond_wait(&pool->job_done, &pool->lock);
+        pthread_mutex_unlock(&pool->lock);
+    }
+    CUDA_CHECK(cudaSetDevice(w->part[0].device));
 }
 
 int mg_world_leader(const mg_world *w) { return w->mpi_rank == 0; }

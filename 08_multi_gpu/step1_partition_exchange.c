@@ -120,6 +120,20 @@ static void send_and_receive(mg_part *p, void *arg)
 
 /* ---- the sort ------------------------------------------------------------------------------ */
 
+/* Each GPU's share of a phase, for mg_each. */
+static void partition_keys(mg_part *p, void *arg)
+{
+    (void)arg;
+    p->sorted = p->d_keys;
+    os_sort(p->sorter, p->sorted, mg_other(p), p->n_in, 24, 32);
+}
+
+static void sort_part(mg_part *p, void *arg)
+{
+    (void)arg;
+    os_sort(p->sorter, p->sorted, mg_other(p), p->n_out, 0, 32);
+}
+
 int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
@@ -142,10 +156,7 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
     /* count */
     exchange_plan x;
     x.g = w->nranks;
-    for (int l = 0; l < w->nlocal; l++) {
-        CUDA_CHECK(cudaSetDevice(w->part[l].device));
-        count_top_digits(&w->part[l], NULL);
-    }
+    mg_each(w, count_top_digits, NULL);
     mg_group(w, all_gather_counts, NULL);
     CUDA_CHECK(cudaSetDevice(w->part[0].device));
     CUDA_CHECK(cudaMemcpyAsync(x.counts, w->part[0].d_counts, sizeof x.counts[0] * x.g,
@@ -176,12 +187,7 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
 
     /* partition: each GPU's keys by their top digit, so each owner's are one run */
     t0 = host_time_ms();
-    for (int l = 0; l < w->nlocal; l++) {
-        mg_part *p = &w->part[l];
-        CUDA_CHECK(cudaSetDevice(p->device));
-        p->sorted = p->d_keys;
-        os_sort(p->sorter, p->sorted, mg_other(p), p->n_in, 24, 32);
-    }
+    mg_each(w, partition_keys, NULL);
     t->partition = mg_phase_end(w, t0);
     mg_sorts_done(w);
 
@@ -196,11 +202,7 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
 
     /* local sort of what arrived */
     t0 = host_time_ms();
-    for (int l = 0; l < w->nlocal; l++) {
-        mg_part *p = &w->part[l];
-        CUDA_CHECK(cudaSetDevice(p->device));
-        os_sort(p->sorter, p->sorted, mg_other(p), p->n_out, 0, 32);
-    }
+    mg_each(w, sort_part, NULL);
     t->local_sort = mg_phase_end(w, t0);
     mg_sorts_done(w);
     t->total = host_time_ms() - start;

@@ -131,8 +131,9 @@ static void plan_sends(exchange_plan *x)
  * place in its partitioned keys.  A run starts anywhere, but 07 reads its input four keys
  * at a time from a 16-byte boundary: the run is copied to such a place in the free buffer,
  * and sorted from there back into its own place. */
-static void sort_split_runs(mg_part *p, const exchange_plan *x)
+static void sort_split_runs(mg_part *p, void *arg)
 {
+    const exchange_plan *x = (const exchange_plan *)arg;
     for (int h = 1; h < x->g; h++) {
         int d = x->digit[h], seen = 0;
         for (int k = 1; k < h; k++)
@@ -147,10 +148,18 @@ static void sort_split_runs(mg_part *p, const exchange_plan *x)
     }
 }
 
+/* A round's plan and the byte it finds: count_below's argument. */
+typedef struct {
+    const exchange_plan *x;
+    int shift;
+} round_of;
+
 /* One round: for each split boundary, how many keys of this GPU's sorted run are below
  * each of the 257 values key[h] + e << shift (e = 0..256). */
-static void count_below(mg_part *p, const exchange_plan *x, int shift)
+static void count_below(mg_part *p, void *arg)
 {
+    const exchange_plan *x = ((const round_of *)arg)->x;
+    int shift = ((const round_of *)arg)->shift;
     uint64_t q[MG_MAX_GPUS * ROUND_QUERIES];
     for (int h = 1; h < x->g; h++)
         for (int e = 0; e < ROUND_QUERIES; e++)
@@ -178,10 +187,8 @@ static void all_gather_below(mg_part *p, void *arg)
 static void find_boundary_keys(mg_world *w, exchange_plan *x)
 {
     for (int shift = 16; shift >= 0; shift -= 8) {
-        for (int l = 0; l < w->nlocal; l++) {
-            CUDA_CHECK(cudaSetDevice(w->part[l].device));
-            count_below(&w->part[l], x, shift);
-        }
+        round_of round = {x, shift};
+        mg_each(w, count_below, &round);
         mg_group(w, all_gather_below, NULL);
         CUDA_CHECK(cudaSetDevice(w->part[0].device));
         CUDA_CHECK(cudaStreamSynchronize(w->part[0].stream));
@@ -291,6 +298,20 @@ static void send_and_receive(mg_part *p, void *arg)
 
 /* ---- the sort ------------------------------------------------------------------------------ */
 
+/* Each GPU's share of a phase, for mg_each. */
+static void partition_keys(mg_part *p, void *arg)
+{
+    (void)arg;
+    p->sorted = p->d_keys;
+    os_sort(p->sorter, p->sorted, mg_other(p), p->n_in, 24, 32);
+}
+
+static void sort_part(mg_part *p, void *arg)
+{
+    (void)arg;
+    os_sort(p->sorter, p->sorted, mg_other(p), p->n_out, 0, 32);
+}
+
 int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
@@ -313,10 +334,7 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
     /* count */
     exchange_plan x;
     x.g = w->nranks;
-    for (int l = 0; l < w->nlocal; l++) {
-        CUDA_CHECK(cudaSetDevice(w->part[l].device));
-        count_top_digits(&w->part[l], NULL);
-    }
+    mg_each(w, count_top_digits, NULL);
     mg_group(w, all_gather_counts, NULL);
     CUDA_CHECK(cudaSetDevice(w->part[0].device));
     CUDA_CHECK(cudaMemcpyAsync(x.counts, w->part[0].d_counts, sizeof x.counts[0] * x.g,
@@ -327,21 +345,13 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
 
     /* partition: each GPU's keys by their top digit, so each owner's are one run */
     t0 = host_time_ms();
-    for (int l = 0; l < w->nlocal; l++) {
-        mg_part *p = &w->part[l];
-        CUDA_CHECK(cudaSetDevice(p->device));
-        p->sorted = p->d_keys;
-        os_sort(p->sorter, p->sorted, mg_other(p), p->n_in, 24, 32);
-    }
+    mg_each(w, partition_keys, NULL);
     t->partition = mg_phase_end(w, t0);
     mg_sorts_done(w);
 
     /* split: the digits that hold a boundary, sorted in their runs; the key at each */
     t0 = host_time_ms();
-    for (int l = 0; l < w->nlocal; l++) {
-        CUDA_CHECK(cudaSetDevice(w->part[l].device));
-        sort_split_runs(&w->part[l], &x);
-    }
+    mg_each(w, sort_split_runs, &x);
     find_boundary_keys(w, &x);
     plan_sends(&x);
     double too_many = 0; /* every process stops alike, or none does */
@@ -372,11 +382,7 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
     /* local sort of what arrived; the keys that aligned the runs sort first, and the
      * part is what follows them */
     t0 = host_time_ms();
-    for (int l = 0; l < w->nlocal; l++) {
-        mg_part *p = &w->part[l];
-        CUDA_CHECK(cudaSetDevice(p->device));
-        os_sort(p->sorter, p->sorted, mg_other(p), p->n_out, 0, 32);
-    }
+    mg_each(w, sort_part, NULL);
     t->local_sort = mg_phase_end(w, t0);
     mg_sorts_done(w);
     for (int l = 0; l < w->nlocal; l++) {
