@@ -82,6 +82,8 @@ typedef struct {
     double pass_ms[MAX_PASSES][MAX_STEPS]; /* time of each step of each pass */
     double setup_ms; /* allocation, upload and download: reported apart, not in the sort time */
     uint32_t skipped; /* bit p: pass p was skipped, its digit the same for every key (stage 07) */
+    double span_ms;   /* the sort from its first event to its last, none between (timer.h) */
+    int host_gaps;    /* host work between two timed steps: the sort has no one span */
 } sort_report;
 
 typedef struct {

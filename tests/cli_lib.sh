@@ -82,6 +82,24 @@ expect_accepted() {
     esac
 }
 
+# Where there is a GPU, the run's RESULT line says how its sort_ms was taken: "span" (one
+# event before the sort, one after, as CUB is timed) or "steps" (the sum of the steps,
+# where the host works between them). Without a GPU the run skips (77) and so does the
+# check, saying so.
+expect_timing() {
+    local want=$1
+    shift
+    checks=$((checks + 1))
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    case $rc in
+    0) grep -qE "^RESULT .* timing=$want steps_ms=[0-9.]+ .*check=PASS" "$tmp/out" ||
+           fail "'$*': no passing RESULT line with timing=$want: $(grep '^RESULT' "$tmp/out" | head -c 300)" ;;
+    77) echo "skipped: the timing=$want check of '$*' (no CUDA device)" ;;
+    *) fail "'$*' exited $rc: $(tail -n 2 "$tmp/err")" ;;
+    esac
+}
+
 # The long-argument checks: an error line keeps its explanation, whatever the
 # length of what it echoes (the echoed text is clipped, never the reason).
 long_word=$(printf 'x%.0s' $(seq 3000))

@@ -55,7 +55,7 @@ for mode in plain blocked; do
         checks=$((checks + 1))
         "$bin" -n 5000 --dist "$dist" --mode "$mode" --bits 4 --runs 1 --no-cub >"$tmp/log" 2>&1 ||
             fail "$mode $dist exited non-zero"
-        grep -q "^RESULT stage=01_sequential step=01 n=5000 dist=$dist .*mode=$mode .*qsort_ms=.* check=PASS" "$tmp/log" ||
+        grep -q "^RESULT stage=01_sequential step=01 n=5000 dist=$dist .*mode=$mode .*timing=steps .*qsort_ms=.* check=PASS" "$tmp/log" ||
             fail "$mode $dist: no passing RESULT line: $(tail -n 1 "$tmp/log")"
     done
 done

@@ -27,6 +27,11 @@ expect_error "--scan 'sideways'" --scan sideways
 expect_accepted -n 1000 --runs 1 --step 1 --bits=4 --block=64 --hist=2 --no-cub
 expect_accepted -n 1000 --runs 1 --step 2 --bits=4 --block=64 --scan-block 32 --hist=2 --scan=hs --no-cub
 expect_accepted -n 1000 --runs 1 --step 3 --bits 6 --block 128 --scan hs --no-cub
+# 02.1 and 02.2 scan or scatter on the host between their kernels: only their steps time
+# them; 02.3 runs on the GPU alone and is timed as one span
+expect_timing steps -n 1000 --runs 2 --step 1 --no-cub
+expect_timing steps -n 1000 --runs 2 --step 2 --no-cub
+expect_timing span -n 1000 --runs 2 --step 3 --no-cub
 # what is sorted: u32 keys ascending by all bits only, here
 expect_error "--pairs is not an option of 02_parallel_hist_scan" --pairs
 expect_error "--type is not an option of 02_parallel_hist_scan" --type f32

@@ -51,6 +51,7 @@ expect_accepted -n 1000 --runs 1 --step 1 --kpt 3 --no-cub
 expect_accepted -n 1000 --runs 1 --step=2 --dist high --no-cub
 expect_accepted -n 1000 --runs 1 --block 512 --kpt 16 --no-cub
 expect_accepted -n 1000 --runs 1 --type f32 --descending --pairs --begin-bit 8 --end-bit 24 --no-cub
+expect_timing span -n 100001 --runs 3 --no-cub
 # with CUB (SortPairs, SortKeysDescending ...): where there is a GPU, its output must
 # equal the reference's too, or the run's check fails
 expect_accepted -n 100001 --runs 1 --pairs --dist few

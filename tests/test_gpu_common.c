@@ -108,6 +108,8 @@ static void test_step_timer(void)
             most = timed[k] - own[k] > most ? timed[k] - own[k] : most;
         }
         CHECK(rep.pass_ms[0][0] == 0.0 && rep.pass_ms[1][1] == 0.0);
+        CHECK_MSG(rep.host_gaps == 2, "the two resumes were counted as %d host gaps",
+                  rep.host_gaps);
         double total = report_total_ms(&rep, 2);
         CHECK_MSG(total <= first_host + second_host + 0.1,
                   "host time leaked into the device steps: %.3f ms counted, the host saw %.3f ms "
@@ -118,6 +120,48 @@ static void test_step_timer(void)
     }
     printf("step timer: events minus the kernel's own time, over the rounds: %+.4f to %+.4f ms\n",
            least, most);
+    gpu_free(ran);
+}
+
+/* Without the marks (step_timer_marks(0)), the timer promises the span: the device work
+ * from the start to the collect, two kernels here with a mark between that records nothing,
+ * no less than the kernels ran by the GPU's clock and no more than the host saw; no step gets
+ * a time.  The same margins as above. */
+static void test_step_timer_span(void)
+{
+    unsigned long long *ran = gpu_alloc(4 * sizeof *ran, 1), spun[4];
+    gpu_spin(0.1, ran);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int round = 0; round < (test_small ? 2 : TIMER_ROUNDS); round++) {
+        step_timer t;
+        sort_report rep;
+        report_clear(&rep, 2);
+        step_timer_create(&t);
+        step_timer_marks(0);
+        double h0 = host_time_ms();
+        step_timer_start(&t);
+        gpu_spin(2.0, ran);
+        step_timer_mark(&t, 0, 0);
+        gpu_spin(3.0, ran + 2);
+        step_timer_mark(&t, 0, 1);
+        step_timer_collect(&t, &rep);
+        double host = host_time_ms() - h0;
+        step_timer_marks(1);
+        CHECK_MSG(t.count == 2, "%d events recorded without the marks, not 2", t.count);
+        step_timer_destroy(&t);
+        CUDA_CHECK(cudaMemcpy(spun, ran, sizeof spun, cudaMemcpyDeviceToHost));
+
+        double own = (spun[0] + spun[2]) / 1e6, slack = 2 * 0.0005 + 2 * (spun[1] + spun[3]) / 1e6;
+        CHECK_MSG(rep.span_ms >= own - slack && rep.span_ms <= host + 0.05,
+                  "round %d: the span timed %.4f ms, the kernels ran %.4f ms by the GPU's clock, "
+                  "the host saw %.4f ms", round, rep.span_ms, own, host);
+        CHECK_MSG(report_total_ms(&rep, 2) == 0.0 && rep.host_gaps == 0,
+                  "without the marks a step was timed (%.4f ms) or a gap counted (%d)",
+                  report_total_ms(&rep, 2), rep.host_gaps);
+        if (round == 0)
+            printf("step timer, no marks: the 2 + 3 ms spins: span %.4f ms, their own clock "
+                   "%.4f ms, the host %.4f ms\n", rep.span_ms, own, host);
+    }
     gpu_free(ran);
 }
 
@@ -151,6 +195,7 @@ int main(int argc, char **argv)
     REQUIRE_GPU();
     TEST_GROUP(test_alloc);
     TEST_GROUP(test_step_timer);
+    TEST_GROUP(test_step_timer_span);
     TEST_GROUP(test_cub);
     return check_summary("test_gpu_common");
 }

@@ -5,7 +5,7 @@
 BEGIN {
     if (columns == "")
         columns = "date stage step n dist seed input mode bits hist scan block scan_block kpt " \
-                  "skip runs sort_ms min_ms gkeys_s local_sort_ms histogram_ms scan_ms transfer_ms " \
+                  "skip runs sort_ms min_ms timing steps_ms gkeys_s local_sort_ms histogram_ms scan_ms transfer_ms " \
                   "scatter_ms local_sort_gbs histogram_gbs scan_gbs scatter_gbs " \
                   "local_sort_pct histogram_pct scan_pct scatter_pct copy_gbs " \
                   "setup_ms qsort_ms cub_ms vs_cub cub_call cub_i32_ms cub_i64_ms thrust_ms vs_thrust " \
