@@ -43,6 +43,12 @@ int s07_pass_for_default_shape(const sort_options *opt, int width, int pairs);
  * by one atomic a lane (or is skipped).  Returns the number of passes. */
 int s07_crowded_passes(const uint32_t *keys, size_t n, const sort_options *opt, int *crowded);
 
+/* Step 07.14 on: the first pass's look-back table (tiles x 2^bits words, the count
+ * returned) after the sort's clear (before) and after the histogram step (after), the
+ * table allocated full of garbage; either pointer may be NULL.  n >= 1. */
+size_t s07_first_table(const uint32_t *keys, size_t n, const sort_options *opt, uint32_t *before,
+                       uint32_t *after);
+
 /* The flags of a look-back word. */
 #define S07_AGGREGATE (1u << 30)
 #define S07_PREFIX (2u << 30)

@@ -110,6 +110,35 @@ int s07_crowded_passes(const uint32_t *keys, size_t n, const sort_options *opt, 
 }
 #endif
 
+#if STEP >= 14
+size_t s07_first_table(const uint32_t *keys, size_t n, const sort_options *opt, uint32_t *before,
+                       uint32_t *after)
+{
+    sort_options o = *opt;
+    o.poison = 1; /* the table starts as garbage */
+    int passes = passes_in_range(&o);
+    sort_report rep;
+    report_clear(&rep, passes);
+    sort_context c;
+    context_create(&c, n, &o, &rep);
+    uint32_t *d_keys = hook_upload(keys, n);
+    size_t words = c.tiles << o.bits;
+    step_timer_start(&c.timer);
+    context_clear(&c);
+    step_timer_collect(&c.timer, &rep);
+    if (before)
+        hook_download(before, c.d_lookback, words);
+    step_timer_start(&c.timer);
+    histogram(&c, d_keys, passes);
+    step_timer_collect(&c.timer, &rep);
+    if (after)
+        hook_download(after, c.d_lookback, words);
+    gpu_free(d_keys);
+    context_destroy(&c);
+    return words;
+}
+#endif
+
 void s07_slow_tile(long long tile, unsigned ns)
 {
     CUDA_CHECK(cudaMemcpyToSymbol(test_slow_tile, &tile, sizeof tile));
