@@ -10,10 +10,10 @@
  * step_timer (step_timer.c) records one event per step boundary, so that the steps of every
  * pass are timed without a synchronisation between them, and adds each
  * interval to the (pass, step) it belongs to in a sort_report.  Recording an event between
- * two kernels costs time of its own (a few microseconds on an H100, a few percent of a sort
- * of 2^24 keys), so the driver times the sort itself as CUB's is timed - one event before
- * it, one after, no marks between (step_timer_marks(0)) - and takes the step breakdown from
- * runs of its own.
+ * two kernels costs time of its own (on an H100 about a percent of stage 07's sort of 2^24
+ * keys), so the driver times the sort itself as CUB's is timed - one event before it, one
+ * after, no marks between (step_timer_marks(0)) - and takes the step breakdown from runs of
+ * its own.
  */
 #ifndef COMMON_TIMER_H
 #define COMMON_TIMER_H
