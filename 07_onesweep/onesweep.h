@@ -49,6 +49,13 @@ int s07_crowded_passes(const uint32_t *keys, size_t n, const sort_options *opt, 
 size_t s07_first_table(const uint32_t *keys, size_t n, const sort_options *opt, uint32_t *before,
                        uint32_t *after);
 
+/* Step 07.15 on: one warp ranks kpt keys a lane (digits[j * 32 + lane]: key j of lane
+ * `lane`, digits below 2^bits) as a pass's warp does - by its masks, or by match where
+ * crowded - with its counts of the digits starting at start[d] (each below 4096): ranks
+ * gets each key's place (its digit's count before the key), counts the counts after. */
+void s07_rank_warp(const uint32_t *digits, int kpt, int bits, int crowded, const uint32_t *start,
+                   uint32_t *ranks, uint32_t *counts);
+
 /* The flags of a look-back word. */
 #define S07_AGGREGATE (1u << 30)
 #define S07_PREFIX (2u << 30)

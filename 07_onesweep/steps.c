@@ -1,5 +1,5 @@
 /*
- * 07_onesweep/steps.c - the stage's fourteen steps, in one program (see
+ * 07_onesweep/steps.c - the stage's fifteen steps, in one program (see
  * STAGE_STEPS in common/sort_stage.h).  build/bin/07_onesweep sorts with the
  * last, or with the one --step K names:
  *   1  step1_onesweep.cu        one histogram, then a pass a kernel with a look-back
@@ -16,6 +16,7 @@
  *  12  step12_lookback_window.cu  the look-back reads four tiles at once
  *  13  step13_crowded_counts.cu  crowded passes count by match
  *  14  step14_histogram_clears.cu  the histogram kernel clears the first look-back table
+ *  15  step15_returning_atomic.cu  the leader's count comes back from its atomic
  */
 #include "sort_stage.h"
 
@@ -33,10 +34,12 @@ STEP_DECLARE_PAIRS(11)
 STEP_DECLARE_PAIRS(12)
 STEP_DECLARE_PAIRS(13)
 STEP_DECLARE_PAIRS(14)
+STEP_DECLARE_PAIRS(15)
 
 const stage_step STAGE_STEPS[] = {STEP_ENTRY(1), STEP_ENTRY(2), STEP_ENTRY(3), STEP_ENTRY(4),
                                   STEP_ENTRY(5), STEP_ENTRY(6), STEP_ENTRY(7), STEP_ENTRY(8),
                                   STEP_ENTRY_PAIRS(9), STEP_ENTRY_PAIRS(10),
                                   STEP_ENTRY_PAIRS(11), STEP_ENTRY_PAIRS(12),
-                                  STEP_ENTRY_PAIRS(13), STEP_ENTRY_PAIRS(14)};
-const int STAGE_STEP_COUNT = 14;
+                                  STEP_ENTRY_PAIRS(13), STEP_ENTRY_PAIRS(14),
+                                  STEP_ENTRY_PAIRS(15)};
+const int STAGE_STEP_COUNT = 15;

@@ -139,6 +139,48 @@ size_t s07_first_table(const uint32_t *keys, size_t n, const sort_options *opt, 
 }
 #endif
 
+#if STEP >= 15
+/* One warp ranks kpt keys a lane (digit j * 32 + lane of `digits`) with its row of
+ * masks and its row of 16-bit counts in shared memory, the counts starting at `start`. */
+__global__ void rank_warp_kernel(const uint32_t *digits, int kpt, int bits, int crowded,
+                                 const uint32_t *start, uint32_t *ranks, uint32_t *counts)
+{
+    extern __shared__ uint32_t shared[];
+    const uint32_t bins = 1u << bits;
+    uint32_t *masks = shared;                     /* bins words */
+    uint16_t *count = (uint16_t *)(shared + bins); /* bins counters, from a word */
+    for (uint32_t d = threadIdx.x; d < bins; d += 32) {
+        masks[d] = 0;
+        count[d] = (uint16_t)start[d];
+    }
+    __syncwarp();
+    for (int j = 0; j < kpt; j++)
+        ranks[j * 32 + threadIdx.x] =
+            rank_in_warp_by_atomics_or_match(digits[j * 32 + threadIdx.x], masks, count, crowded);
+    __syncwarp();
+    for (uint32_t d = threadIdx.x; d < bins; d += 32)
+        counts[d] = count[d];
+}
+
+void s07_rank_warp(const uint32_t *digits, int kpt, int bits, int crowded, const uint32_t *start,
+                   uint32_t *ranks, uint32_t *counts)
+{
+    size_t bins = (size_t)1 << bits, keys = (size_t)kpt * 32;
+    uint32_t *d_digits = hook_upload(digits, keys), *d_start = hook_upload(start, bins);
+    uint32_t *d_ranks = (uint32_t *)gpu_alloc(keys * sizeof(uint32_t), 1);
+    uint32_t *d_counts = (uint32_t *)gpu_alloc(bins * sizeof(uint32_t), 1);
+    rank_warp_kernel<<<1, 32, bins * sizeof(uint32_t) + (bins + 1) / 2 * sizeof(uint32_t)>>>(
+        d_digits, kpt, bits, crowded, d_start, d_ranks, d_counts);
+    CUDA_CHECK_LAUNCH();
+    hook_download(ranks, d_ranks, keys);
+    hook_download(counts, d_counts, bins);
+    gpu_free(d_counts);
+    gpu_free(d_ranks);
+    gpu_free(d_start);
+    gpu_free(d_digits);
+}
+#endif
+
 void s07_slow_tile(long long tile, unsigned ns)
 {
     CUDA_CHECK(cudaMemcpyToSymbol(test_slow_tile, &tile, sizeof tile));

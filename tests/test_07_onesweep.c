@@ -549,6 +549,62 @@ static void test_first_table_cleared(void)
 }
 #endif
 
+#if STEP >= 15
+/* The lesson of 07.15: a warp's ranks, where a spread tile's leader takes its count from
+ * the atomic that adds its lanes (add_16 returns the count before) and a shuffle hands it
+ * to them.  One warp ranks its keys as a pass does, by masks (spread) and by match
+ * (crowded), from counts that do not start at 0; each key's place must be its digit's
+ * count so far in input order (key j of every lane before key j + 1), and the counts at
+ * the end the starts plus the keys - a 16-bit count that carried into its neighbour, or a
+ * lane handed another lane's count, shows in both. */
+static void test_rank_warp(void)
+{
+    const int widths[] = {8, 5, 1}, kpts[] = {1, 16};
+    const key_dist dists[] = {DIST_UNIFORM, DIST_FEW, DIST_EQUAL, DIST_AND4};
+    for (int w = 0; w < 3; w++)
+        for (int k = 0; k < 2; k++)
+            for (int d = 0; d < 4; d++)
+                for (int crowded = 0; crowded < 2; crowded++) {
+                    int bits = widths[w], kpt = kpts[k];
+                    size_t bins = (size_t)1 << bits, keys = (size_t)kpt * 32;
+                    uint32_t *digits = alloc_u32(keys), *start = alloc_u32(bins);
+                    uint32_t *ranks = alloc_u32(keys), *counts = alloc_u32(bins);
+                    uint32_t *want = alloc_u32(bins);
+                    make_keys(digits, keys, dists[d], (uint64_t)(w * 100 + k * 10 + d));
+                    make_keys(start, bins, DIST_UNIFORM, (uint64_t)(bins + keys));
+                    for (size_t i = 0; i < keys; i++)
+                        digits[i] &= (uint32_t)bins - 1;
+                    for (size_t i = 0; i < bins; i++)
+                        want[i] = start[i] &= 4095;
+                    fill_garbage(ranks, keys, 9);
+                    fill_garbage(counts, bins, 10);
+                    s07_rank_warp(digits, kpt, bits, crowded, start, ranks, counts);
+                    size_t wrong = 0, first = keys;
+                    for (size_t i = 0; i < keys; i++) /* key j of lane l is digits[j * 32 + l] */
+                        if (ranks[i] != want[digits[i]]++) {
+                            wrong++;
+                            first = first < keys ? first : i;
+                        }
+                    CHECK_MSG(wrong == 0, "--bits %d, %d keys a lane, %s keys, %s: %zu of %zu "
+                              "places wrong, the first key %zu of lane %zu", bits, kpt,
+                              dist_name(dists[d]), crowded ? "by match" : "by masks", wrong,
+                              keys, first / 32, first % 32);
+                    size_t off = 0;
+                    for (size_t i = 0; i < bins; i++)
+                        off += counts[i] != want[i];
+                    CHECK_MSG(off == 0, "--bits %d, %d keys a lane, %s keys, %s: %zu of %zu "
+                              "counts wrong after the ranking", bits, kpt,
+                              dist_name(dists[d]), crowded ? "by match" : "by masks", off,
+                              bins);
+                    free(digits);
+                    free(start);
+                    free(ranks);
+                    free(counts);
+                    free(want);
+                }
+}
+#endif
+
 int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
@@ -569,6 +625,9 @@ int main(int argc, char **argv)
 #endif
 #if STEP >= 14
     TEST_GROUP(test_first_table_cleared);
+#endif
+#if STEP >= 15
+    TEST_GROUP(test_rank_warp);
 #endif
 #if STEP >= 2
     TEST_GROUP(test_skipping);
