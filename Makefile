@@ -40,7 +40,8 @@
 # limits write into results/ (the course's reference results, committed).
 # Variables: ARCH=sm_86 (or a list, "sm_80 sm_90"; ARCH=all: the portable list),
 # CUDA=0 (the CPU build: stage 01 and its tests with the C compiler alone, in build/cpu/),
-# DEBUG=1 (device code with -G), V=1 (print every build command whole), SAVE=1 (above),
+# DEBUG=1 (device code with -G), NN_MMA=m8n8k16 (stage 06's tensor cores in Turing's shape on
+# every GPU), V=1 (print every build command whole), SAVE=1 (above),
 # FULL=1 (make test's long batteries), TEST_JOBS / TEST_TIMEOUT (tools/run-tests.sh).
 # A change of ARCH, DEBUG or the compilers rebuilds everything they touch.
 # make run / test / bench / sanitize build in parallel (one job per core)
@@ -127,6 +128,11 @@ CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -MMD -MP $(INCLUDES)
 NVCC_C = tools/nvcc-resources.sh $(NVCC)
 NVCCFLAGS := -std=c++20 -O3 $(GENCODE) -Werror all-warnings \
              -Xcompiler -Wall,-Wextra,-Werror,-Wno-missing-field-initializers -MMD -MP $(INCLUDES)
+# NN_MMA=m8n8k16: stage 06's tensor-core passes multiply in Turing's shape (four m8n8k16
+# instructions a tile) on every GPU, so that a newer GPU tests the path a T4 runs.
+ifeq ($(NN_MMA),m8n8k16)
+NVCCFLAGS += -DNN_MMA_M8N8K16
+endif
 ifeq ($(DEBUG),1)
 CFLAGS += -g -O0 -DSORT_DEBUG_SYNC
 NVCCFLAGS += -G -g -DSORT_DEBUG_SYNC

@@ -82,4 +82,19 @@ IMMA_HD static inline void imma_b_fragment(const uint32_t query_g[8], int c, uin
 IMMA_HD static inline int imma_c_ref(int lane, int i) { return lane / 4 + 8 * (i / 2); }
 IMMA_HD static inline int imma_c_query(int lane, int i) { return 2 * (lane % 4) + i % 2; }
 
+#ifdef __CUDACC__
+/* Turing (compute capability 7.5) has integer mma in the m8n8k16 shape alone: an 8 x 16
+ * byte A (a word a thread: row g, dims 4t .. 4t+3, as a0 above) times a 16 x 8 B (b0's
+ * word) into 8 x 8 sums (c0, c1).  The m16n8k32 tile is four of them: rows 0-7 (a0, a2)
+ * and 8-15 (a1, a3), each times the first and last 16 dimensions (b0, b1).  Unused where
+ * compute capability 8.0 multiplies a tile in one instruction. */
+[[maybe_unused]] static __device__ __forceinline__ void mma_u8_m8n8k16(int c[2], uint32_t a,
+                                                                       uint32_t b)
+{
+    asm("mma.sync.aligned.m8n8k16.row.col.s32.u8.u8.s32 {%0, %1}, {%2}, {%3}, {%0, %1};"
+        : "+r"(c[0]), "+r"(c[1])
+        : "r"(a), "r"(b));
+}
+#endif
+
 #endif

@@ -132,12 +132,12 @@ size_t nn_round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
 /* Versions 7-10 need byte data in at most 256 dimensions (nn_imma_data;
  * otherwise version 6 runs), and the tensor-core passes of versions 8-14
- * mma.sync with u8 inputs (compute capability 8.0 and later; otherwise they
- * run version 7's __dp4a pass). */
+ * mma.sync with u8 inputs (compute capability 7.5 and later, Turing in four
+ * m8n8k16 instructions a tile; otherwise they run version 7's __dp4a pass). */
 static int imma_usable(int byte_data, char *why, size_t whylen)
 {
-    if (gpu_compute_capability() < 80) {
-        snprintf(why, whylen, "integer mma needs compute capability 8.0 or later");
+    if (gpu_compute_capability() < 75) {
+        snprintf(why, whylen, "integer mma needs compute capability 7.5 or later");
         return 0;
     }
     if (!byte_data) {

@@ -265,14 +265,20 @@ static void run_pass(nn_device *dev, int pass)
 #define I_MINMAX_GROUPS 8          /* ... in the min/max pass, one tile a step: 64 queries */
 #define I_MINMAX_REFS 65536        /* references per block in the min/max pass */
 
-/* c += a b for one 16 x 8 tile and 32 dimensions: bytes in, int32 sums out. */
+/* c += a b for one 16 x 8 tile and 32 dimensions: bytes in, int32 sums out (on Turing four
+ * m8n8k16, imma_layout.h; make NN_MMA=m8n8k16 builds that form on any GPU). */
 static __device__ __forceinline__ void mma_u8(int c[4], const uint32_t a[4], const uint32_t b[2])
 {
-#if __CUDA_ARCH__ >= 800
+#if __CUDA_ARCH__ >= 800 && !defined(NN_MMA_M8N8K16)
     asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 "
         "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
         : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#elif __CUDA_ARCH__ >= 750
+    mma_u8_m8n8k16(&c[0], a[0], b[0]);
+    mma_u8_m8n8k16(&c[0], a[2], b[1]);
+    mma_u8_m8n8k16(&c[2], a[1], b[0]);
+    mma_u8_m8n8k16(&c[2], a[3], b[1]);
 #else
     (void)c, (void)a, (void)b;
     __trap(); /* never launched: imma_usable() rejects these GPUs */

@@ -4,9 +4,9 @@
  * What changed since version 7: who multiplies.  mma.sync.m16n8k32 with u8
  * inputs and int32 sums does a warp's 16 x 8 tile of dot products over 32
  * dimensions in one instruction, exactly: 4,096 byte multiply-adds, where a
- * __dp4a does 4.  A new pass feeds it (imma_pass, after version 7's pass,
- * which stays for the GPUs that have no integer mma: compute capability
- * below 8.0).
+ * __dp4a does 4 (on a T4, compute capability 7.5, four m8n8k16 do the
+ * tile).  A new pass feeds it (imma_pass, after version 7's pass, which stays
+ * for the GPUs that have no integer mma: compute capability below 7.5).
  */
 #include "cuda_check.h"
 #include "gpu.h"
@@ -261,28 +261,34 @@ static void run_pass(nn_device *dev, int pass)
 #define I_MAX_GROUPS 4             /* groups of 8 queries per block: up to 32 queries */
 #define I_MINMAX_REFS 65536        /* references per block in the min/max pass */
 
-/* c += a b for one 16 x 8 tile and 32 dimensions: bytes in, int32 sums out. */
+/* c += a b for one 16 x 8 tile and 32 dimensions: bytes in, int32 sums out (on Turing four
+ * m8n8k16, imma_layout.h; make NN_MMA=m8n8k16 builds that form on any GPU). */
 static __device__ __forceinline__ void mma_u8(int c[4], const uint32_t a[4], const uint32_t b[2])
 {
-#if __CUDA_ARCH__ >= 800
-    /* WRITE BEGIN tensor_cores: integer tensor cores: the mma.sync m16n8k32 instruction on unsigned bytes (mma_u8), a thread's words of its two 16-byte pieces (words_of), and a warp step's loop over the blocks of 32 dimensions: the queries' B fragments, the references' A fragments and their mma */
-    /* LAB BEGIN mma: one warp-wide integer mma: c (16 x 8 int32 sums, 4 a thread) += a (16 x 32 bytes, 4 words) times b (32 x 8 bytes, 2 words) - mma.sync m16n8k32 on unsigned bytes, in inline PTX */
+    /* WRITE BEGIN tensor_cores: integer tensor cores: the mma.sync m16n8k32 instruction on unsigned bytes (mma_u8; on Turing four m8n8k16), a thread's words of its two 16-byte pieces (words_of), and a warp step's loop over the blocks of 32 dimensions: the queries' B fragments, the references' A fragments and their mma */
+    /* LAB BEGIN mma: one warp-wide integer mma: c (16 x 8 int32 sums, 4 a thread) += a (16 x 32 bytes, 4 words) times b (32 x 8 bytes, 2 words) - mma.sync m16n8k32 on unsigned bytes, in inline PTX (on compute capability 7.5, four mma_u8_m8n8k16 of imma_layout.h) */
+#if __CUDA_ARCH__ >= 800 && !defined(NN_MMA_M8N8K16)
     asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 "
         "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
         : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-    /* LAB END mma */
-    /* WRITE END tensor_cores */
+#elif __CUDA_ARCH__ >= 750
+    mma_u8_m8n8k16(&c[0], a[0], b[0]);
+    mma_u8_m8n8k16(&c[0], a[2], b[1]);
+    mma_u8_m8n8k16(&c[2], a[1], b[0]);
+    mma_u8_m8n8k16(&c[2], a[3], b[1]);
 #else
     (void)c, (void)a, (void)b;
     __trap(); /* never launched: imma_usable() rejects these GPUs */
 #endif
+    /* LAB END mma */
+    /* WRITE END tensor_cores */
 }
 
 /* A thread's 8 packed words of one vector and block, from its two 16-byte pieces. */
 static __device__ __forceinline__ void words_of(uint4 lo, uint4 hi, uint32_t w[8])
 {
-    /* WRITE BEGIN tensor_cores: integer tensor cores: the mma.sync m16n8k32 instruction on unsigned bytes (mma_u8), a thread's words of its two 16-byte pieces (words_of), and a warp step's loop over the blocks of 32 dimensions: the queries' B fragments, the references' A fragments and their mma */
+    /* WRITE BEGIN tensor_cores: integer tensor cores: the mma.sync m16n8k32 instruction on unsigned bytes (mma_u8; on Turing four m8n8k16), a thread's words of its two 16-byte pieces (words_of), and a warp step's loop over the blocks of 32 dimensions: the queries' B fragments, the references' A fragments and their mma */
     /* LAB BEGIN fragment_words: w[0..7]: the 8 words of the two 16-byte pieces, lo first */
     w[0] = lo.x, w[1] = lo.y, w[2] = lo.z, w[3] = lo.w;
     w[4] = hi.x, w[5] = hi.y, w[6] = hi.z, w[7] = hi.w;
@@ -387,7 +393,7 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
 #pragma unroll
             for (int n = 0; n < NQ; n++)
                 acc[mt][n][0] = acc[mt][n][1] = acc[mt][n][2] = acc[mt][n][3] = 0;
-        /* WRITE BEGIN tensor_cores: integer tensor cores: the mma.sync m16n8k32 instruction on unsigned bytes (mma_u8), a thread's words of its two 16-byte pieces (words_of), and a warp step's loop over the blocks of 32 dimensions: the queries' B fragments, the references' A fragments and their mma */
+        /* WRITE BEGIN tensor_cores: integer tensor cores: the mma.sync m16n8k32 instruction on unsigned bytes (mma_u8; on Turing four m8n8k16), a thread's words of its two 16-byte pieces (words_of), and a warp step's loop over the blocks of 32 dimensions: the queries' B fragments, the references' A fragments and their mma */
 #pragma unroll
         for (int kb = 0; kb < KB; kb++) {
             if (kb > 0)

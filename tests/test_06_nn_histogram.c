@@ -129,7 +129,7 @@ static void test_shape(const shape *s, int small)
     CHECK(nn_reference_create(&p, 0, &ref) == 0); /* every row */
     /* versions 8-14's tensor-core passes must run wherever they apply, or their rows
      * would test the __dp4a pass only */
-    int bytes = nn_imma_data(&p), imma = bytes && gpu_compute_capability() >= 80;
+    int bytes = nn_imma_data(&p), imma = bytes && gpu_compute_capability() >= 75;
     CHECK_MSG((nn_imma_unusable(dev) == NULL) == imma, "version %d %s on %s d=%d",
               NN_VERSION_IMMA, imma ? "did not apply" : "applied", kind_name(s->kind), s->dims);
 

@@ -114,13 +114,13 @@ check_that "make grade-class: a missing folder is a usage error (exit 2)" test $
 tools/grade-class.sh 99 "$class" >/dev/null 2>&1
 check_that "make grade-class: an unknown step is a usage error (exit 2)" test $? -eq 2
 # a GPU that cannot run a step's holes: 06.8-06.14's are in the tensor-core pass (compute
-# capability 8.0 on); on a T4 the grader says so in one line and builds nothing (exit 77)
-out=$(GRADE_COMPUTE_CAP=7.5 tools/grade.sh 06.8 06_nn_histogram/v8_tensor_cores.cu 2>&1)
+# capability 7.5 on); on a V100 the grader says so in one line and builds nothing (exit 77)
+out=$(GRADE_COMPUTE_CAP=7.0 tools/grade.sh 06.8 06_nn_histogram/v8_tensor_cores.cu 2>&1)
 rc=$?
 lines=$(printf '%s\n' "$out" | wc -l)
-check_that "06.8 on compute capability 7.5: exit 77 ($rc) and one line ($lines): $out" \
+check_that "06.8 on compute capability 7.0: exit 77 ($rc) and one line ($lines): $out" \
     test "$rc" -eq 77 -a "$lines" -eq 1
-check_that "06.8 on compute capability 7.5: the line says why: $out" grep -q 'needs compute capability 8.0' <<<"$out"
-out=$(GRADE_COMPUTE_CAP=7.5 tools/grade.sh 06.14 06_nn_histogram/v14_swapped_operands.cu 2>&1)
-check_that "06.14 on compute capability 7.5: exit 77 and the line: $out" grep -q 'needs compute capability 8.0' <<<"$out"
+check_that "06.8 on compute capability 7.0: the line says why: $out" grep -q 'needs compute capability 7.5' <<<"$out"
+out=$(GRADE_COMPUTE_CAP=7.0 tools/grade.sh 06.14 06_nn_histogram/v14_swapped_operands.cu 2>&1)
+check_that "06.14 on compute capability 7.0: exit 77 and the line: $out" grep -q 'needs compute capability 7.5' <<<"$out"
 finish test_grade_01

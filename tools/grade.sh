@@ -36,7 +36,7 @@
 # bad arguments (checked before the GPU), 77 where the step needs a GPU and there is none (a
 # step of stage 08: 2 GPUs, which its test program and its race, 08_multi_gpu/race.c, use;
 # its one test program runs every step the handout has, so only the step's own fail with
-# its stubs), or where this GPU cannot run the step's holes (06.8-06.14 below 8.0).
+# its stubs), or where this GPU cannot run the step's holes (06.8-06.14 below 7.5).
 #   GRADE_N (keys, default 16777217; stage 06: GRADE_Q queries, default 1000, of its
 #   1,000,000 references), GRADE_DISTS (the races' key distributions, default "uniform and4",
 #   or the step's in races.txt), GRADE_BAND, GRADE_TIMEOUT (seconds one run of a program may
@@ -129,14 +129,14 @@ grade() { # CHECKS SPEED SCORE [WHY]
 }
 
 # Steps 06.8-06.14 have their holes in the integer tensor-core pass (mma.sync on 8-bit
-# integers, from compute capability 8.0); on an older GPU (a T4, 7.5) the step runs version
-# 7's __dp4a pass instead, and no test would run the student's code: said in one line, before
-# anything is built.  (GRADE_COMPUTE_CAP stands for the GPU's, for the grader's own tests.)
+# integers, from compute capability 7.5: a T4 multiplies in four m8n8k16 a tile); on an
+# older GPU (a V100, 7.0) the step runs version 7's __dp4a pass instead, and no test would
+# run the student's code: said in one line, before anything is built.  (GRADE_COMPUTE_CAP stands for the GPU's, for the grader's own tests.)
 case $id in
 06.8 | 06.9 | 06.1[0-4])
     cap=${GRADE_COMPUTE_CAP:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1)}
-    if [ -n "$cap" ] && awk -v c="$cap" 'BEGIN { exit !(c + 0 < 8.0) }'; then
-        echo "GRADE step=$id level=$level skipped: its holes are in the tensor-core pass, which needs compute capability 8.0 or later; this GPU's is $cap, where the step runs version 7's __dp4a pass and no test would run your code (grade it on an A100, an RTX 30 or a later GPU)"
+    if [ -n "$cap" ] && awk -v c="$cap" 'BEGIN { exit !(c + 0 < 7.5) }'; then
+        echo "GRADE step=$id level=$level skipped: its holes are in the tensor-core pass, which needs compute capability 7.5 or later; this GPU's is $cap, where the step runs version 7's __dp4a pass and no test would run your code (grade it on a T4, an RTX 20 or a later GPU)"
         exit 77
     fi ;;
 esac
