@@ -56,6 +56,13 @@ size_t s07_first_table(const uint32_t *keys, size_t n, const sort_options *opt, 
 void s07_rank_warp(const uint32_t *digits, int kpt, int bits, int crowded, const uint32_t *start,
                    uint32_t *ranks, uint32_t *counts);
 
+/* Step 07.16 on: one block of `block` threads counts a tile of block x kpt keys (keys[i]:
+ * the tile's key i, warp-striped as a pass holds it; digits below 2^bits) as a crowded
+ * pass does: ranks[i] gets key i's rank among its warp's keys of its digit (as the count
+ * left it), counts[d] the tile's count of digit d. */
+void s07_count_ranks(const uint32_t *keys, int block, int kpt, int bits, uint32_t *ranks,
+                     uint32_t *counts);
+
 /* The flags of a look-back word. */
 #define S07_AGGREGATE (1u << 30)
 #define S07_PREFIX (2u << 30)

@@ -1,5 +1,5 @@
 /*
- * 07_onesweep/steps.c - the stage's fifteen steps, in one program (see
+ * 07_onesweep/steps.c - the stage's sixteen steps, in one program (see
  * STAGE_STEPS in common/sort_stage.h).  build/bin/07_onesweep sorts with the
  * last, or with the one --step K names:
  *   1  step1_onesweep.cu        one histogram, then a pass a kernel with a look-back
@@ -17,6 +17,7 @@
  *  13  step13_crowded_counts.cu  crowded passes count by match
  *  14  step14_histogram_clears.cu  the histogram kernel clears the first look-back table
  *  15  step15_returning_atomic.cu  the leader's count comes back from its atomic
+ *  16  step16_ranks_from_counts.cu  a crowded pass ranks its keys as it counts them
  */
 #include "sort_stage.h"
 
@@ -35,11 +36,12 @@ STEP_DECLARE_PAIRS(12)
 STEP_DECLARE_PAIRS(13)
 STEP_DECLARE_PAIRS(14)
 STEP_DECLARE_PAIRS(15)
+STEP_DECLARE_PAIRS(16)
 
 const stage_step STAGE_STEPS[] = {STEP_ENTRY(1), STEP_ENTRY(2), STEP_ENTRY(3), STEP_ENTRY(4),
                                   STEP_ENTRY(5), STEP_ENTRY(6), STEP_ENTRY(7), STEP_ENTRY(8),
                                   STEP_ENTRY_PAIRS(9), STEP_ENTRY_PAIRS(10),
                                   STEP_ENTRY_PAIRS(11), STEP_ENTRY_PAIRS(12),
                                   STEP_ENTRY_PAIRS(13), STEP_ENTRY_PAIRS(14),
-                                  STEP_ENTRY_PAIRS(15)};
-const int STAGE_STEP_COUNT = 15;
+                                  STEP_ENTRY_PAIRS(15), STEP_ENTRY_PAIRS(16)};
+const int STAGE_STEP_COUNT = 16;

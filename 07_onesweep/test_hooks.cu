@@ -181,6 +181,52 @@ void s07_rank_warp(const uint32_t *digits, int kpt, int bits, int crowded, const
 }
 #endif
 
+#if STEP >= 16
+/* One block counts one tile as a crowded pass does (count_tile, by match), the ranks of
+ * its keys in the 16-bit words a pass keeps them in, its counters in a row a warp. */
+__global__ void count_ranks_kernel(const uint32_t *keys, int kpt, int bits, uint32_t *ranks,
+                                   uint32_t *counts)
+{
+    extern __shared__ uint32_t shared[];
+    __shared__ uint32_t s_crowding;
+    const unsigned tile = blockDim.x * kpt, counters = blockDim.x / 32 << bits;
+    uint16_t *s_rank = (uint16_t *)shared;  /* tile ranks */
+    uint16_t *s_count = s_rank + (tile + 1) / 2 * 2; /* a row of counters a warp, from a word */
+    for (unsigned i = threadIdx.x; i < counters; i += blockDim.x)
+        s_count[i] = 0;
+    if (threadIdx.x == 0)
+        s_crowding = 0;
+    __syncthreads();
+    uint32_t key[MAX_KPT];
+    size_t first = warp_striped_first(0, kpt, blockDim.x);
+    for (int j = 0; j < kpt; j++)
+        key[j] = keys[first + 32 * j];
+    uint32_t count = count_tile(key, kpt, 0, bits, s_count, &s_crowding, blockDim.x, 1, 1, s_rank);
+    __syncthreads();
+    for (unsigned i = threadIdx.x; i < tile; i += blockDim.x)
+        ranks[i] = s_rank[i];
+    if (threadIdx.x < (1u << bits))
+        counts[threadIdx.x] = count;
+}
+
+void s07_count_ranks(const uint32_t *keys, int block, int kpt, int bits, uint32_t *ranks,
+                     uint32_t *counts)
+{
+    size_t bins = (size_t)1 << bits, tile = (size_t)block * kpt;
+    uint32_t *d_keys = hook_upload(keys, tile);
+    uint32_t *d_ranks = (uint32_t *)gpu_alloc(tile * sizeof(uint32_t), 1);
+    uint32_t *d_counts = (uint32_t *)gpu_alloc(bins * sizeof(uint32_t), 1);
+    size_t shared = ((tile + 1) / 2 * 2 + (size_t)block / 32 * bins) * sizeof(uint16_t);
+    count_ranks_kernel<<<1, block, shared>>>(d_keys, kpt, bits, d_ranks, d_counts);
+    CUDA_CHECK_LAUNCH();
+    hook_download(ranks, d_ranks, tile);
+    hook_download(counts, d_counts, bins);
+    gpu_free(d_counts);
+    gpu_free(d_ranks);
+    gpu_free(d_keys);
+}
+#endif
+
 void s07_slow_tile(long long tile, unsigned ns)
 {
     CUDA_CHECK(cudaMemcpyToSymbol(test_slow_tile, &tile, sizeof tile));

@@ -605,6 +605,62 @@ static void test_rank_warp(void)
 }
 #endif
 
+#if STEP >= 16
+/* The lesson of 07.16: a crowded pass ranks its keys as it counts them.  One block counts
+ * a tile as such a pass does; each key's rank must be the number of its warp's keys of
+ * its digit before it in the tile (key j of every lane before key j + 1: the order a
+ * stable sort keeps), and the tile's counts the CPU's - a rank taken from the wrong
+ * lane, or from a count that another group had already moved on, shows in the first; a
+ * group counted twice or not at all, in the second. */
+static void test_count_ranks(void)
+{
+    const int widths[] = {8, 5, 1}, blocks[] = {512, 64}, kpts[] = {1, 7, 16};
+    const key_dist dists[] = {DIST_UNIFORM, DIST_FEW, DIST_EQUAL, DIST_AND4};
+    for (int w = 0; w < 3; w++)
+        for (int b = 0; b < 2; b++)
+            for (int k = 0; k < 3; k++)
+                for (int d = 0; d < 4; d++) {
+                    int bits = widths[w], block = blocks[b], kpt = kpts[k];
+                    size_t bins = (size_t)1 << bits, tile = (size_t)block * kpt;
+                    if (block < (int)bins)
+                        continue; /* a pass gives each digit a thread */
+                    uint32_t *keys = alloc_u32(tile), *ranks = alloc_u32(tile);
+                    uint32_t *counts = alloc_u32(bins), *seen = alloc_u32(bins);
+                    make_keys(keys, tile, dists[d], (uint64_t)(w * 100 + b * 10 + k + d * 1000));
+                    for (size_t i = 0; i < tile; i++)
+                        keys[i] &= (uint32_t)bins - 1;
+                    fill_garbage(ranks, tile, 11);
+                    fill_garbage(counts, bins, 12);
+                    s07_count_ranks(keys, block, kpt, bits, ranks, counts);
+                    size_t wrong = 0, first = tile, warp_keys = (size_t)32 * kpt;
+                    for (size_t i = 0; i < tile; i++) {
+                        if (i % warp_keys == 0) /* a warp's keys: a run of the tile */
+                            memset(seen, 0, bins * sizeof *seen);
+                        if (ranks[i] != seen[keys[i]]++) {
+                            wrong++;
+                            first = first < tile ? first : i;
+                        }
+                    }
+                    CHECK_MSG(wrong == 0, "--bits %d --block %d --kpt %d, %s keys: %zu of %zu "
+                              "ranks wrong, the first key %zu of the tile", bits, block, kpt,
+                              dist_name(dists[d]), wrong, tile, first);
+                    memset(seen, 0, bins * sizeof *seen);
+                    for (size_t i = 0; i < tile; i++)
+                        seen[keys[i]]++;
+                    size_t off = 0;
+                    for (size_t i = 0; i < bins; i++)
+                        off += counts[i] != seen[i];
+                    CHECK_MSG(off == 0, "--bits %d --block %d --kpt %d, %s keys: %zu of %zu "
+                              "digit counts wrong", bits, block, kpt, dist_name(dists[d]), off,
+                              bins);
+                    free(keys);
+                    free(ranks);
+                    free(counts);
+                    free(seen);
+                }
+}
+#endif
+
 int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
@@ -628,6 +684,9 @@ int main(int argc, char **argv)
 #endif
 #if STEP >= 15
     TEST_GROUP(test_rank_warp);
+#endif
+#if STEP >= 16
+    TEST_GROUP(test_count_ranks);
 #endif
 #if STEP >= 2
     TEST_GROUP(test_skipping);

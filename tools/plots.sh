@@ -221,7 +221,10 @@ for dir in "${dirs[@]}"; do
         "sort (ms, log scale)" "2^24+1_keys:n=16777217:sort_ms 2^28_keys:n=268435456:sort_ms CUB,_2^24+1:n=16777217:cub_ms CUB,_2^28:n=268435456:cub_ms"
     ratio "$r/sweep07_steps.csv" sweep07_vs_cub "Stage 07: each step's time over CUB's, in the same run" step \
         "2^24+1_keys:n=16777217 2^28_keys:n=268435456"
-    last07=$(last_stage_step 07) # the sweep runs the last step
+    # the sweep runs the last step: the newest step its CSV holds (a step measured since
+    # without this set keeps the chart of the one before it)
+    last07=$(awk -F, 'NR > 1 { print $3 }' "$r/sweep07_dist.csv" 2>/dev/null | sort -t. -k1,1n -k2,2n | tail -n 1)
+    [ -n "$last07" ] || last07=$(last_stage_step 07)
     bars "$r/sweep07_dist.csv" sweep07_dist "Step $last07 and CUB on every distribution, 2^24+1 keys" dist \
         "sort (ms, log scale)" "$last07:step=$last07:sort_ms CUB:step=$last07:cub_ms"
     bars "$r/nn06.csv" nn06 "Stage 06 at the full size: every version and both cuBLAS baselines" version \
