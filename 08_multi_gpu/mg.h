@@ -21,6 +21,7 @@ extern "C" {
 #define MG_MAX_GPUS 8
 #define MG_DIGITS 256 /* the top 8 bits of a key: what a GPU's range of keys is made of */
 #define MG_SCRATCH_WORDS ((1 + MG_MAX_GPUS) * MG_MAX_GPUS * 257)
+#define MG_MAX_SLICES 16 /* 08.4: the most slices a part's exchange is cut into */
 
 #define NCCL_CHECK(call) mg_nccl_check((call), #call, __FILE__, __LINE__)
 void mg_nccl_check(ncclResult_t status, const char *call, const char *file, int line);
@@ -31,6 +32,8 @@ typedef struct {
     int rank;             /* its place among all the GPUs: its keys come after lower ranks' */
     ncclComm_t comm;
     cudaStream_t stream;  /* NCCL's stream; ordered with the default stream 07's kernels use */
+    cudaStream_t wire;    /* a stream that is not: 08.4's slices cross on it while 07 sorts */
+    cudaEvent_t landed[MG_MAX_SLICES]; /* 08.4: slice k has landed on this GPU */
     size_t n_in;          /* keys it starts with: its share of the input */
     size_t cap;           /* keys each of its two buffers holds */
     uint32_t *d_keys;     /* its share, then its sorted part */

@@ -119,6 +119,14 @@ int mg_world_open(mg_world *w, int gpus, int *argc, char ***argv, char *err, siz
     for (int l = 0; l < w->nlocal; l++) {
         CUDA_CHECK(cudaSetDevice(w->part[l].device));
         CUDA_CHECK(cudaStreamCreate(&w->part[l].stream)); /* blocking: ordered with stream 0 */
+        /* the highest priority: the block scheduler starts the wire's kernels (NCCL's) before
+         * the blocks of a sort that wait for a place, so that a slice does not wait for a
+         * whole pass of 07 to be scheduled first */
+        int least, greatest;
+        CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+        CUDA_CHECK(cudaStreamCreateWithPriority(&w->part[l].wire, cudaStreamNonBlocking, greatest));
+        for (int k = 0; k < MG_MAX_SLICES; k++)
+            CUDA_CHECK(cudaEventCreateWithFlags(&w->part[l].landed[k], cudaEventDisableTiming));
     }
     pool_open(w);
     return 0;
@@ -129,6 +137,9 @@ void mg_world_close(mg_world *w)
     pool_close(w);
     for (int l = 0; l < w->nlocal; l++) {
         CUDA_CHECK(cudaSetDevice(w->part[l].device));
+        for (int k = 0; k < MG_MAX_SLICES; k++)
+            CUDA_CHECK(cudaEventDestroy(w->part[l].landed[k]));
+        CUDA_CHECK(cudaStreamDestroy(w->part[l].wire));
         CUDA_CHECK(cudaStreamDestroy(w->part[l].stream));
         NCCL_CHECK(ncclCommDestroy(w->part[l].comm));
     }

@@ -4,7 +4,7 @@
  * stage 08 runs 07's kernels on device arrays without a copy of them; sorts of more keys
  * than 07 sorts at once take the large path below, still with 07's kernels.
  */
-#include "../07_onesweep/step13_crowded_counts.cu"
+#include "../07_onesweep/step16_ranks_from_counts.cu"
 #include "onesweep_lib.h"
 
 /* The library's digits are 07's default 8 bits. */
@@ -244,12 +244,13 @@ static void count_any_start(os_sorter *s, const uint32_t *keys, size_t n, int pa
     lead = lead < n ? lead : n;
     size_t shared = (size_t)passes * ((size_t)1 << bits) * sizeof(uint32_t);
     if (lead) {
-        all_pass_histogram<<<1, 256, shared>>>(keys, lead, bits, passes, begin, end, order_of(&s->opt), counts);
+        all_pass_histogram<<<1, 256, shared>>>(keys, lead, bits, passes, begin, end, order_of(&s->opt), counts,
+                                                NULL, 0);
         CUDA_CHECK_LAUNCH();
     }
     if (n > lead) {
         all_pass_histogram<<<s->c.histogram_blocks, 256, shared>>>(keys + lead, n - lead, bits, passes, begin,
-                                                                     end, order_of(&s->opt), counts);
+                                                                     end, order_of(&s->opt), counts, NULL, 0);
         CUDA_CHECK_LAUNCH();
     }
 }

@@ -1,7 +1,7 @@
 /*
  * 08_multi_gpu/step1_partition_exchange.c - step 08.1: partition, exchange, sort.
  *
- * What changed since step 07.13 (the whole story: README.md)
+ * What changed since step 07.16 (the whole story: README.md)
  *   The keys are spread over G GPUs, and each GPU ends with a range of them, sorted:
  *   GPU 0 the smallest.  Each GPU counts its keys' top 8 bits (07's histogram), the
  *   counts go to every GPU (ncclAllGather), and every GPU works out the same owners:
@@ -12,7 +12,7 @@
  *   digits allow - step 08.2 makes them exact.
  *
  * Phases: count (histogram, all-gather), partition (a pass by the top digit), exchange
- * (send and receive), local sort (07.13 on what arrived); each waits for the one before.
+ * (send and receive), local sort (07.16 on what arrived); each waits for the one before.
  *
  * Run:  build/bin/08_multi_gpu -n 268435456 --verbose
  */
@@ -140,7 +140,7 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
     mg_world_sync(w);
     double start = host_time_ms(), t0 = start;
 
-    if (w->nranks == 1) { /* one GPU: 07.13, nothing to exchange */
+    if (w->nranks == 1) { /* one GPU: 07.16, nothing to exchange */
         mg_part *p = &w->part[0];
         CUDA_CHECK(cudaSetDevice(p->device));
         p->sorted = p->d_keys;

@@ -11,6 +11,8 @@
 MG_STEP_DECLARE(1);
 MG_STEP_DECLARE(2);
 MG_STEP_DECLARE(3);
+MG_STEP_DECLARE(4);
 
-const mg_step MG_STEPS[] = {MG_STEP_ENTRY(1, 0), MG_STEP_ENTRY(2, 1), MG_STEP_ENTRY(3, 1)};
+const mg_step MG_STEPS[] = {MG_STEP_ENTRY(1, 0), MG_STEP_ENTRY(2, 1), MG_STEP_ENTRY(3, 1),
+                             MG_STEP_ENTRY(4, 1)};
 const int MG_STEP_COUNT = sizeof MG_STEPS / sizeof MG_STEPS[0];
