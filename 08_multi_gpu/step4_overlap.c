@@ -12,7 +12,10 @@
  *   on its own as soon as it has landed, while the next slice crosses; the slices'
  *   sorted keys, side by side, are the part.  The slices go highest first: a sorted
  *   slice starts with its few extra keys (08.3's alignment), which land on the end of
- *   the slice below, and that slice is sorted, and written, after it.
+ *   the slice below, and that slice is sorted, and written, after it.  Overlap is not
+ *   free: the sorts and NCCL's copies share the GPU's memory.  Where a GPU's part is
+ *   larger than OVERLAP_MAX_KEYS they slowed each other more than the overlap gained,
+ *   so such a part crosses whole and is sorted once, as in 08.3.
  *
  * Phases: count (histogram, all-gather), partition (a pass by the top digit), split
  * (the boundary digits' runs sorted, the ranks found), then the exchange and the local
@@ -302,7 +305,8 @@ static size_t land_slice(const exchange_plan *x, int h, int k, size_t at[MG_MAX_
         *slice_from = end;
         *extra = 0;
         for (int r = 0; r < x->g; r++) {
-            size_t from, moved = keys_moved(x, r, h, j, &from), run = moved ? x->slice_at[r][h][j + 1] - x->slice_at[r][h][j] : 0;
+            size_t from, moved = keys_moved(x, r, h, j, &from);
+            size_t run = moved ? x->slice_at[r][h][j + 1] - x->slice_at[r][h][j] : 0;
             size_t start = moved ? (end + ALIGN_KEYS - 1) / ALIGN_KEYS * ALIGN_KEYS : end;
             *extra += (start - end) + (moved - run);
             at[r] = start;
@@ -394,11 +398,10 @@ static void sort_slices(mg_part *p, void *arg)
     /* the part's place: after the landed slices, or (no room there) the partitioned
      * keys' buffer, once the last slice has left it */
     uint32_t *part = base ? landing + base : p->sorted + total_extra;
-    if (!base) /* slice 0 lands last */
-        CUDA_CHECK(cudaStreamWaitEvent(0, p->landed[0], cudaEventWaitDefault));
     for (int k = x->slices - 1; k >= 0; k--) {
         size_t end = land_slice(x, p->rank, k, at, &from, &extra);
-        CUDA_CHECK(cudaStreamWaitEvent(0, p->landed[k], 0));
+        /* after its slice landed; without room, after the last to land, slice 0 */
+        CUDA_CHECK(cudaStreamWaitEvent(0, p->landed[base ? k : 0], 0));
         /* LAB BEGIN slice_place: slice k's keys, end - from of them at landing + from, sorted into the part, its extra keys first, so that its own keys start keys_below[k] into the part */
         /* LAB STUB (void)end; (void)part; */
         os_sort_into_b(p->sorter, landing + from, part + keys_below[k] - extra, end - from, 0, 32);
@@ -464,7 +467,8 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
     plan_slices(&x);
     double too_many = 0; /* every process stops alike, or none does */
     for (int l = 0; l < w->nlocal; l++) {
-        size_t at[MG_MAX_GPUS], from, extra, landing = land_slice(&x, w->part[l].rank, x.slices - 1, at, &from, &extra);
+        size_t at[MG_MAX_GPUS], from, extra;
+        size_t landing = land_slice(&x, w->part[l].rank, x.slices - 1, at, &from, &extra);
         if (landing > w->part[l].cap) {
             snprintf(err, errlen, "GPU %d would receive %zu keys with the keys that align its runs, "
                      "more than the %zu its buffers hold", w->part[l].rank, landing, w->part[l].cap);

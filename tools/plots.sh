@@ -234,6 +234,7 @@ for dir in "${dirs[@]}"; do
     phases "$r/multi08.csv" multi08 "Stage 08: each step's phases on several GPUs, and CUB on one"
     phases "$r/steps08.csv" steps08 "Stage 08: each step's phases, CUB on one GPU, and the library composition"
     phases "$r/scale08.csv" scale08 "Stage 08 past 07's limit: 08.3's phases, CUB on one GPU, and the library composition"
+    phases "$r/overlap08.csv" overlap08 "Stage 08: 08.4, the exchange in slices beside the sort, against 08.3; CUB on one GPU, the library composition"
     [ "$made_here" -eq 0 ] || echo "plots: $dir: $made_here chart$([ "$made_here" -eq 1 ] || echo s) in $out/"
 done
 [ "$made" -gt 0 ] || { echo "plots: no CSV found to draw" >&2; exit 1; }
