@@ -63,6 +63,15 @@ void s07_rank_warp(const uint32_t *digits, int kpt, int bits, int crowded, const
 void s07_count_ranks(const uint32_t *keys, int block, int kpt, int bits, uint32_t *ranks,
                      uint32_t *counts);
 
+/* Step 07.17 on: the least grid of the default sort's histogram (all_pass_histogram_8x4)
+ * from now on - blocks, in place of what the GPU holds at once (0: back to that) - so
+ * that a test can run it on a small grid and see that the grid still grows with n. */
+void s07_copy_blocks(int blocks);
+
+/* Step 07.19 on: a whole sort of n keys (n >= 1) with opt, as its passes leave the one
+ * look-back table (tiles x 2^bits words) in table; returns how many passes ran. */
+int s07_last_table(const uint32_t *keys, size_t n, const sort_options *opt, uint32_t *table);
+
 /* The flags of a look-back word. */
 #define S07_AGGREGATE (1u << 30)
 #define S07_PREFIX (2u << 30)

@@ -1,5 +1,5 @@
 /*
- * 07_onesweep/steps.c - the stage's sixteen steps, in one program (see
+ * 07_onesweep/steps.c - the stage's nineteen steps, in one program (see
  * STAGE_STEPS in common/sort_stage.h).  build/bin/07_onesweep sorts with the
  * last, or with the one --step K names:
  *   1  step1_onesweep.cu        one histogram, then a pass a kernel with a look-back
@@ -18,6 +18,9 @@
  *  14  step14_histogram_clears.cu  the histogram kernel clears the first look-back table
  *  15  step15_returning_atomic.cu  the leader's count comes back from its atomic
  *  16  step16_ranks_from_counts.cu  a crowded pass ranks its keys as it counts them
+ *  17  step17_lane_copies.cu    the histogram's counters, a copy per lane
+ *  18  step18_rows_once.cu      the warps' rows become places in one sweep
+ *  19  step19_flipped_words.cu  one look-back table, a bit flipped instead of the words cleared
  */
 #include "sort_stage.h"
 
@@ -37,11 +40,16 @@ STEP_DECLARE_PAIRS(13)
 STEP_DECLARE_PAIRS(14)
 STEP_DECLARE_PAIRS(15)
 STEP_DECLARE_PAIRS(16)
+STEP_DECLARE_PAIRS(17)
+STEP_DECLARE_PAIRS(18)
+STEP_DECLARE_PAIRS(19)
 
 const stage_step STAGE_STEPS[] = {STEP_ENTRY(1), STEP_ENTRY(2), STEP_ENTRY(3), STEP_ENTRY(4),
                                   STEP_ENTRY(5), STEP_ENTRY(6), STEP_ENTRY(7), STEP_ENTRY(8),
                                   STEP_ENTRY_PAIRS(9), STEP_ENTRY_PAIRS(10),
                                   STEP_ENTRY_PAIRS(11), STEP_ENTRY_PAIRS(12),
                                   STEP_ENTRY_PAIRS(13), STEP_ENTRY_PAIRS(14),
-                                  STEP_ENTRY_PAIRS(15), STEP_ENTRY_PAIRS(16)};
-const int STAGE_STEP_COUNT = 16;
+                                  STEP_ENTRY_PAIRS(15), STEP_ENTRY_PAIRS(16),
+                                  STEP_ENTRY_PAIRS(17), STEP_ENTRY_PAIRS(18),
+                                  STEP_ENTRY_PAIRS(19)};
+const int STAGE_STEP_COUNT = 19;

@@ -53,7 +53,7 @@ void s07_first_pass(const uint32_t *keys, size_t n, const sort_options *opt, uin
 #endif
     step_timer_collect(&c.timer, &rep);
     hook_download(out, d_b, n);
-    hook_download(lookback, c.d_lookback, c.tiles << o.bits); /* pass 0: table 0 */
+    hook_download(lookback, c.d_lookback, c.tiles << o.bits); /* pass 0's table (the first up to 07.18) */
     gpu_free(d_b);
     gpu_free(d_a);
     context_destroy(&c);
@@ -224,6 +224,43 @@ void s07_count_ranks(const uint32_t *keys, int block, int kpt, int bits, uint32_
     gpu_free(d_counts);
     gpu_free(d_ranks);
     gpu_free(d_keys);
+}
+#endif
+
+#if STEP >= 17
+void s07_copy_blocks(int blocks) { test_copy_blocks = blocks; }
+#endif
+
+#if STEP >= 19
+int s07_last_table(const uint32_t *keys, size_t n, const sort_options *opt, uint32_t *table)
+{
+    sort_options o = *opt;
+    o.poison = 1;
+    int passes = passes_in_range(&o), runs = 0;
+    sort_report rep;
+    report_clear(&rep, passes);
+    sort_context c;
+    context_create(&c, n, &o, &rep);
+    uint32_t *d_a = hook_upload(keys, n);
+    uint32_t *d_b = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), 1);
+    step_timer_start(&c.timer);
+    context_clear(&c);
+    histogram(&c, d_a, passes);
+    for (int pass = 0; pass < passes; pass++) {
+        int shift = first_bit(&o) + pass * o.bits;
+        int width = last_bit(&o) - shift < o.bits ? last_bit(&o) - shift : o.bits;
+        sort_pass(&c, d_a, d_b, NULL, NULL, pass, shift, width);
+    }
+    step_timer_collect(&c.timer, &rep);
+    int plan[MAX_PASSES + 1];
+    CUDA_CHECK(cudaMemcpy(plan, c.d_plan, (passes + 1) * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int p = 0; p < passes; p++)
+        runs += plan[p] != PLAN_SKIP;
+    hook_download(table, c.d_lookback, c.tiles << o.bits);
+    gpu_free(d_b);
+    gpu_free(d_a);
+    context_destroy(&c);
+    return runs;
 }
 #endif
 

@@ -661,6 +661,94 @@ static void test_count_ranks(void)
 }
 #endif
 
+#if STEP >= 17
+/* ---- the histogram's copies per lane (07.17) --------------------------------------- */
+
+/* A lane's copy holds 16-bit counters: a block whose threads counted too many keys would
+ * overflow them.  On one block, as few as the GPU may run, the grid must still grow with
+ * n: equal keys (one digit a pass, every key on the same counter of its lane's copy) and
+ * uniform keys, counted against the CPU; 2^22 + 3 equal keys on one block would put
+ * 131,072 counts in a half.  Then every key type and order, which the default sort's
+ * histogram reads through the radix transform: the sorts check them. */
+static void test_lane_copies(void)
+{
+    const size_t sizes[] = {(1u << 22) + 3, 5000001};
+    const key_dist dists[] = {DIST_EQUAL, DIST_UNIFORM};
+    s07_copy_blocks(1);
+    for (int s = 0; s < 2; s++)
+        for (int d = 0; d < 2; d++) {
+            if (test_small && s == 1)
+                continue;
+            sort_options opt = options(8, 512, 16);
+            size_t n = sizes[s], bins = 256;
+            uint32_t *keys = alloc_u32(n), *got = alloc_u32(4 * bins), *expect = alloc_u32(4 * bins);
+            make_keys(keys, n, dists[d], 17 + n);
+            fill_garbage(got, 4 * bins, 7);
+            s07_histogram(keys, n, &opt, got);
+            memset(expect, 0, 4 * bins * sizeof(uint32_t));
+            for (size_t i = 0; i < n; i++)
+                for (int p = 0; p < 4; p++)
+                    expect[p * bins + ((keys[i] >> (8 * p)) & 255)]++;
+            for (int p = 0; p < 4; p++) { /* counts -> exclusive scans */
+                uint32_t running = 0;
+                for (size_t b = 0; b < bins; b++) {
+                    uint32_t c = expect[p * bins + b];
+                    expect[p * bins + b] = running;
+                    running += c;
+                }
+            }
+            size_t i = first_difference(got, expect, 4 * bins);
+            CHECK_MSG(i == 4 * bins,
+                      "lane copies on the least grid: n=%zu dist=%s: pass %zu digit %zu got %u "
+                      "expected %u", n, dist_name(dists[d]), i / bins, i % bins,
+                      i < 4 * bins ? got[i] : 0, i < 4 * bins ? expect[i] : 0);
+            free(keys);
+            free(got);
+            free(expect);
+        }
+    s07_copy_blocks(0);
+}
+#endif
+
+#if STEP >= 19
+/* ---- one look-back table, its words flipped every other pass (07.19) ------------------ */
+
+/* After a sort every word of the one table is the prefix the last pass that ran left: its
+ * flag PREFIX, bit 31 flipped where that pass ran after an odd number of others.  Keys that
+ * run 4 passes, 2 (bits 16-31 the same for every key) and 1 (only the low byte differs): a
+ * step that never flips, or always does, leaves the wrong flag on one of them; and every
+ * battery sorts with passes that read the words the pass before left. */
+static void test_flipped_words(void)
+{
+    const size_t n = 100003;
+    uint32_t *keys = alloc_u32(n);
+    for (int c = 0; c < 3; c++) {
+        uint64_t state = 19 + (uint64_t)c;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t r = (uint32_t)rng_next(&state);
+            keys[i] = c == 0 ? r : c == 1 ? 0xABCD0000u | (r & 0xFFFFu) : 0x12345600u | (r & 0xFFu);
+        }
+        sort_options opt = options(8, 512, 16);
+        size_t tiles = (n + 8191) / 8192, words = tiles * 256;
+        uint32_t *table = alloc_u32(words);
+        fill_garbage(table, words, 3);
+        int runs = s07_last_table(keys, n, &opt, table);
+        const int want_runs[] = {4, 2, 1};
+        CHECK_MSG(runs == want_runs[c], "flipped words: keys of %d passes ran %d", want_runs[c], runs);
+        uint32_t want = runs % 2 ? S07_PREFIX : 0; /* PREFIX, bit 31 flipped where runs is even */
+        size_t bad = words;
+        for (size_t w = 0; w < words && bad == words; w++)
+            if ((table[w] & (S07_AGGREGATE | S07_PREFIX)) != want)
+                bad = w;
+        CHECK_MSG(bad == words, "flipped words: %d passes ran: word %zu (tile %zu, digit %zu) is "
+                  "0x%08x, its flag should be 0x%08x", runs, bad, bad / 256, bad % 256,
+                  bad < words ? table[bad] : 0, want);
+        free(table);
+    }
+    free(keys);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
@@ -687,6 +775,12 @@ int main(int argc, char **argv)
 #endif
 #if STEP >= 16
     TEST_GROUP(test_count_ranks);
+#endif
+#if STEP >= 17
+    TEST_GROUP(test_lane_copies);
+#endif
+#if STEP >= 19
+    TEST_GROUP(test_flipped_words);
 #endif
 #if STEP >= 2
     TEST_GROUP(test_skipping);

@@ -359,7 +359,7 @@ done
 
 # The README's stage table gives each stage of several steps their number in words ("in ten
 # steps", 06: "in fourteen versions"): the number steps.txt has for that stage.
-words=(zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen)
+words=(zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty)
 while IFS=$'\t' read -r stage said; do
     checks=$((checks + 1))
     have=$(step_ids | grep -c "^${stage%%_*}\.")
