@@ -89,6 +89,26 @@ static void test_bytes_model(void)
 
 /* ---- the histogram step ------------------------------------------------------ */
 
+/* The histogram step on the CPU: expect[p * 2^bits + d] = where the run of digit d starts
+ * in the output of pass p, for every pass of bits-wide digits. */
+static void cpu_starts(const uint32_t *keys, size_t n, int bits, uint32_t *expect)
+{
+    int passes = passes_for_bits(bits);
+    size_t bins = (size_t)1 << bits;
+    memset(expect, 0, passes * bins * sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++)
+        for (int p = 0; p < passes; p++)
+            expect[p * bins + ((keys[i] >> (p * bits)) & (bins - 1))]++;
+    for (int p = 0; p < passes; p++) { /* counts -> exclusive scans */
+        uint32_t running = 0;
+        for (size_t b = 0; b < bins; b++) {
+            uint32_t c = expect[p * bins + b];
+            expect[p * bins + b] = running;
+            running += c;
+        }
+    }
+}
+
 static void test_histogram(void)
 {
     const int widths[] = {4, 5, 8};
@@ -107,18 +127,7 @@ static void test_histogram(void)
                 make_keys(keys, n, dists[d], n + (size_t)w);
                 fill_garbage(got, passes * bins, 5);
                 s07_histogram(keys, n, &opt, got);
-                memset(expect, 0, passes * bins * sizeof(uint32_t));
-                for (size_t i = 0; i < n; i++)
-                    for (int p = 0; p < passes; p++)
-                        expect[p * bins + ((keys[i] >> (p * opt.bits)) & (bins - 1))]++;
-                for (int p = 0; p < passes; p++) { /* counts -> exclusive scans */
-                    uint32_t running = 0;
-                    for (size_t b = 0; b < bins; b++) {
-                        uint32_t c = expect[p * bins + b];
-                        expect[p * bins + b] = running;
-                        running += c;
-                    }
-                }
+                cpu_starts(keys, n, opt.bits, expect);
                 size_t i = first_difference(got, expect, passes * bins);
                 CHECK_MSG(i == passes * bins,
                           "histogram: bits=%d n=%zu dist=%s: pass %zu digit %zu got %u expected %u",
@@ -685,18 +694,7 @@ static void test_lane_copies(void)
             make_keys(keys, n, dists[d], 17 + n);
             fill_garbage(got, 4 * bins, 7);
             s07_histogram(keys, n, &opt, got);
-            memset(expect, 0, 4 * bins * sizeof(uint32_t));
-            for (size_t i = 0; i < n; i++)
-                for (int p = 0; p < 4; p++)
-                    expect[p * bins + ((keys[i] >> (8 * p)) & 255)]++;
-            for (int p = 0; p < 4; p++) { /* counts -> exclusive scans */
-                uint32_t running = 0;
-                for (size_t b = 0; b < bins; b++) {
-                    uint32_t c = expect[p * bins + b];
-                    expect[p * bins + b] = running;
-                    running += c;
-                }
-            }
+            cpu_starts(keys, n, 8, expect);
             size_t i = first_difference(got, expect, 4 * bins);
             CHECK_MSG(i == 4 * bins,
                       "lane copies on the least grid: n=%zu dist=%s: pass %zu digit %zu got %u "
