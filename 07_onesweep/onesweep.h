@@ -72,6 +72,11 @@ void s07_copy_blocks(int blocks);
  * look-back table (tiles x 2^bits words) in table; returns how many passes ran. */
 int s07_last_table(const uint32_t *keys, size_t n, const sort_options *opt, uint32_t *table);
 
+/* Step 07.20 on: 1 where a sort of pairs with opt runs the pass of tiles of 512 x 24
+ * (onesweep_pass_pairs_512x24), else 0; blocks gets how many blocks of that pass the
+ * GPU holds a multiprocessor (the occupancy calculator's count). */
+int s07_wide_pairs(const sort_options *opt, int *blocks);
+
 /* The flags of a look-back word. */
 #define S07_AGGREGATE (1u << 30)
 #define S07_PREFIX (2u << 30)

@@ -63,7 +63,15 @@ void s07_first_pass(const uint32_t *keys, size_t n, const sort_options *opt, uin
 int s07_pass_blocks(const sort_options *opt, int pairs, int *fits)
 {
     int blocks = 0, shared_per_sm = 0;
+#if STEP >= 20 /* pairs at the default shape may run the kernel of wide tiles */
+    sort_options with = *opt;
+    with.pairs = pairs;
+    opt = &with;
+    size_t shared = pairs && wide_pairs(opt) ? wide_pairs_shared_bytes(opt->bits)
+                                             : downsweep_shared_bytes(opt->block, opt->kpt, opt->bits);
+#else
     size_t shared = downsweep_shared_bytes(opt->block, opt->kpt, opt->bits);
+#endif
 #if STEP >= 11 /* as sort_pass picks, for a pass of the full digit width */
     onesweep_kernel kernel = pass_kernel(opt, opt->bits, pairs);
 #else
@@ -201,7 +209,12 @@ __global__ void count_ranks_kernel(const uint32_t *keys, int kpt, int bits, uint
     size_t first = warp_striped_first(0, kpt, blockDim.x);
     for (int j = 0; j < kpt; j++)
         key[j] = keys[first + 32 * j];
+#if STEP >= 20 /* count_tile's loops run to a bound the kernel gives */
+    uint32_t count = count_tile(key, kpt, 0, bits, s_count, &s_crowding, blockDim.x, 1, 1, s_rank,
+                                MAX_KPT);
+#else
     uint32_t count = count_tile(key, kpt, 0, bits, s_count, &s_crowding, blockDim.x, 1, 1, s_rank);
+#endif
     __syncthreads();
     for (unsigned i = threadIdx.x; i < tile; i += blockDim.x)
         ranks[i] = s_rank[i];
@@ -229,6 +242,24 @@ void s07_count_ranks(const uint32_t *keys, int block, int kpt, int bits, uint32_
 
 #if STEP >= 17
 void s07_copy_blocks(int blocks) { test_copy_blocks = blocks; }
+#endif
+
+#if STEP >= 20
+int s07_wide_pairs(const sort_options *opt, int *blocks)
+{
+    int wide = pass_kernel(opt, opt->bits, 1) == onesweep_pass_pairs_512x24;
+    size_t shared = wide_pairs_shared_bytes(opt->bits);
+    int optin = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+    *blocks = 0;
+    if ((size_t)optin >= shared) { /* else no block of it may start: none a multiprocessor */
+        CUDA_CHECK(cudaFuncSetAttribute(onesweep_pass_pairs_512x24,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, onesweep_pass_pairs_512x24,
+                                                                 512, shared));
+    }
+    return wide;
+}
 #endif
 
 #if STEP >= 19

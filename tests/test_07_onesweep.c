@@ -747,6 +747,45 @@ static void test_flipped_words(void)
 }
 #endif
 
+#if STEP >= 20
+/* ---- pairs in tiles of 512 x 24 (07.20) --------------------------------------------------- */
+
+/* Pairs at the default shape run tiles of 512 x 24 exactly where the GPU holds two of their
+ * blocks a multiprocessor - by the occupancy calculator's count, not by the step's own rule;
+ * keys alone and any other shape never do.  Then pairs on sizes about that tile: one short
+ * of it, one tile, one over, and a partial tile after seven, of spread, crowded and equal
+ * keys (every battery and test_pairs_every_distribution sort pairs too). */
+static void test_pair_tiles(void)
+{
+    sort_options opt = STAGE.defaults;
+    opt.pairs = 1;
+    int blocks = 0, wide = s07_wide_pairs(&opt, &blocks);
+    CHECK_MSG(wide == (blocks >= 2), "pairs at the default shape: tiles of 512 x 24 %s, and the "
+              "GPU holds %d of their blocks a multiprocessor", wide ? "chosen" : "not chosen",
+              blocks);
+    if (!wide)
+        printf("  test_pair_tiles: this GPU holds %d blocks of 512 x 24 pairs a multiprocessor, "
+               "not 2: its pairs keep 07.19's tiles\n", blocks);
+    sort_options narrower = opt, keys_alone = STAGE.defaults;
+    narrower.kpt = 15;
+    int unused = 0;
+    CHECK_MSG(s07_wide_pairs(&narrower, &unused) == 0, "pairs at --kpt 15: tiles of 512 x 24");
+    CHECK_MSG(s07_wide_pairs(&keys_alone, &unused) == 0, "keys alone: tiles of 512 x 24");
+    const size_t tile = 512 * 24, sizes[] = {tile - 1, tile, tile + 1, 7 * tile + 4097};
+    const key_dist dists[] = {DIST_UNIFORM, DIST_FEW, DIST_EQUAL};
+    char label[96];
+    for (int s = 0; s < 4; s++)
+        for (int d = 0; d < 3; d++) {
+            uint32_t *keys = alloc_u32(sizes[s]);
+            make_keys(keys, sizes[s], dists[d], 20 + (uint64_t)(s * 3 + d));
+            snprintf(label, sizeof label, "pairs in wide tiles: n=%zu --dist %s", sizes[s],
+                     dist_name(dists[d]));
+            check_ordered(label, &opt, keys, sizes[s], 1);
+            free(keys);
+        }
+}
+#endif
+
 int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
@@ -779,6 +818,9 @@ int main(int argc, char **argv)
 #endif
 #if STEP >= 19
     TEST_GROUP(test_flipped_words);
+#endif
+#if STEP >= 20
+    TEST_GROUP(test_pair_tiles);
 #endif
 #if STEP >= 2
     TEST_GROUP(test_skipping);
