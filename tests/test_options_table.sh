@@ -47,7 +47,8 @@ taken_by() {
                 for (i = 1; i <= k; i++) {
                     if (!(list[i] in has)) continue
                     first = list[i]; while (i < k && (list[i + 1] in has)) i++
-                    out = out (out ? ", " : "") first (list[i] != first ? "-" list[i] : "")
+                    # ids compared as strings: as numbers 07.2 and 07.20 are equal
+                    out = out (out ? ", " : "") first ((list[i] "") != (first "") ? "-" list[i] : "")
                 }
             }
             print out

@@ -114,7 +114,7 @@ if [ ! -d "$work" ] && [ -z "$(own_file "${work##*/}")" ]; then
     }
 fi
 # the race's keys and band: the step's own (races.txt), else the defaults
-race_line=$(grep -v '^#' races.txt 2>/dev/null | awk -F'\t' -v id="$id" '$1 == id')
+race_line=$(grep -v '^#' races.txt 2>/dev/null | awk -F'\t' -v id="$id" '($1 "") == (id "")') # as strings: 07.2 is not 07.20
 band=${GRADE_BAND:-$(cut -f3 <<<"$race_line")}
 band=${band:-1.25}
 dists=${GRADE_DISTS:-$(cut -f2 <<<"$race_line")}
