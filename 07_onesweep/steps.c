@@ -1,5 +1,5 @@
 /*
- * 07_onesweep/steps.c - the stage's twenty steps, in one program (see
+ * 07_onesweep/steps.c - the stage's twenty-two steps, in one program (see
  * STAGE_STEPS in common/sort_stage.h).  build/bin/07_onesweep sorts with the
  * last, or with the one --step K names:
  *   1  step1_onesweep.cu        one histogram, then a pass a kernel with a look-back
@@ -22,6 +22,8 @@
  *  18  step18_rows_once.cu      the warps' rows become places in one sweep
  *  19  step19_flipped_words.cu  one look-back table, a bit flipped instead of the words cleared
  *  20  step20_pair_tiles.cu     pairs in tiles of 24 keys a thread, each slot in shared memory
+ *  21  step21_values_early.cu   each value loaded as its key is ranked, written beside its key
+ *  22  step22_whole_tiles.cu    a whole tile of keys loaded without a bound check
  */
 #include "sort_stage.h"
 
@@ -45,6 +47,8 @@ STEP_DECLARE_PAIRS(17)
 STEP_DECLARE_PAIRS(18)
 STEP_DECLARE_PAIRS(19)
 STEP_DECLARE_PAIRS(20)
+STEP_DECLARE_PAIRS(21)
+STEP_DECLARE_PAIRS(22)
 
 const stage_step STAGE_STEPS[] = {STEP_ENTRY(1), STEP_ENTRY(2), STEP_ENTRY(3), STEP_ENTRY(4),
                                   STEP_ENTRY(5), STEP_ENTRY(6), STEP_ENTRY(7), STEP_ENTRY(8),
@@ -53,5 +57,6 @@ const stage_step STAGE_STEPS[] = {STEP_ENTRY(1), STEP_ENTRY(2), STEP_ENTRY(3), S
                                   STEP_ENTRY_PAIRS(13), STEP_ENTRY_PAIRS(14),
                                   STEP_ENTRY_PAIRS(15), STEP_ENTRY_PAIRS(16),
                                   STEP_ENTRY_PAIRS(17), STEP_ENTRY_PAIRS(18),
-                                  STEP_ENTRY_PAIRS(19), STEP_ENTRY_PAIRS(20)};
-const int STAGE_STEP_COUNT = 20;
+                                  STEP_ENTRY_PAIRS(19), STEP_ENTRY_PAIRS(20),
+                                  STEP_ENTRY_PAIRS(21), STEP_ENTRY_PAIRS(22)};
+const int STAGE_STEP_COUNT = 22;

@@ -786,6 +786,73 @@ static void test_pair_tiles(void)
 }
 #endif
 
+#if STEP >= 21
+/* ---- values loaded as their keys are ranked (07.21) ---------------------------------------- */
+
+/* Tiles of 512 x 24 load each value as its key is ranked and write each place's key and
+ * value in one loop; the kernel whose slots stay in registers keeps 07.20's order, beside
+ * the same code.  Pairs at the default shape (the wide tiles, where they fit), at --kpt 15
+ * and --block 256 (slots in registers), and at --bits 7 (a last pass
+ * of 4 bits: the wide kernel's digit width comes from the launch), on sizes about each
+ * shape's tile - one short, one over, a partial tile after five - of spread and crowded
+ * keys: a value that took another key's place, or none, breaks the order. */
+static void test_values_early(void)
+{
+    const int shapes[][3] = {{8, 512, 16}, {8, 512, 15}, {8, 256, 16}, {7, 512, 16}};
+    const key_dist dists[] = {DIST_UNIFORM, DIST_FEW};
+    char label[128];
+    for (int h = 0; h < 4; h++) {
+        sort_options opt = options(shapes[h][0], shapes[h][1], shapes[h][2]);
+        opt.pairs = 1;
+        int unused = 0, wide = s07_wide_pairs(&opt, &unused);
+        const size_t tile = (size_t)opt.block * (wide ? 24 : opt.kpt);
+        const size_t sizes[] = {tile - 1, tile + 1, 5 * tile + 333};
+        for (int s = 0; s < 3; s++)
+            for (int d = 0; d < 2; d++) {
+                uint32_t *keys = alloc_u32(sizes[s]);
+                make_keys(keys, sizes[s], dists[d], 40 + (uint64_t)(h * 6 + s * 2 + d));
+                snprintf(label, sizeof label,
+                         "pairs --bits %d --block %d --kpt %d (tiles of %zu): n=%zu --dist %s",
+                         opt.bits, opt.block, opt.kpt, tile, sizes[s], dist_name(dists[d]));
+                check_ordered(label, &opt, keys, sizes[s], 1);
+                free(keys);
+            }
+    }
+}
+#endif
+
+#if STEP >= 22
+/* ---- whole tiles of keys loaded without a bound check (07.22) ------------------------------ */
+
+/* A pass of keys alone loads a tile that ends at or before n with plain loads, and checks
+ * each key only in a tile that reaches past n.  Keys at the default shape (its kernel of
+ * constants), at --kpt 15 and at --bits 6 (the general kernel), on sizes where the last
+ * tile is whole (one tile, three) and where it is not (one short of a tile, three and one
+ * key): a whole tile taken for a partial one only costs time, a partial one taken for
+ * whole reads past the end and ranks what it finds there among the keys. */
+static void test_whole_tiles(void)
+{
+    const int shapes[][3] = {{8, 512, 16}, {8, 512, 15}, {6, 512, 16}};
+    const key_dist dists[] = {DIST_UNIFORM, DIST_FEW};
+    char label[128];
+    for (int h = 0; h < 3; h++) {
+        sort_options opt = options(shapes[h][0], shapes[h][1], shapes[h][2]);
+        const size_t tile = (size_t)opt.block * opt.kpt;
+        const size_t sizes[] = {tile, 3 * tile, tile - 1, 3 * tile + 1};
+        for (int s = 0; s < 4; s++)
+            for (int d = 0; d < 2; d++) {
+                uint32_t *keys = alloc_u32(sizes[s]);
+                make_keys(keys, sizes[s], dists[d], 60 + (uint64_t)(h * 8 + s * 2 + d));
+                snprintf(label, sizeof label, "keys --bits %d --kpt %d: n=%zu (%s) --dist %s",
+                         opt.bits, opt.kpt, sizes[s], s < 2 ? "whole tiles" : "a partial tile",
+                         dist_name(dists[d]));
+                check_ordered(label, &opt, keys, sizes[s], 0);
+                free(keys);
+            }
+    }
+}
+#endif
+
 int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
@@ -821,6 +888,12 @@ int main(int argc, char **argv)
 #endif
 #if STEP >= 20
     TEST_GROUP(test_pair_tiles);
+#endif
+#if STEP >= 21
+    TEST_GROUP(test_values_early);
+#endif
+#if STEP >= 22
+    TEST_GROUP(test_whole_tiles);
 #endif
 #if STEP >= 2
     TEST_GROUP(test_skipping);
