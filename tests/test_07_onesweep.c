@@ -750,6 +750,17 @@ static void test_flipped_words(void)
 #if STEP >= 20
 /* ---- pairs in tiles of 512 x 24 (07.20) --------------------------------------------------- */
 
+/* One sort of n keys of dist (from seed), pairs or keys alone, against the ordered
+ * reference: what the tests of 07.20 on sort about a tile's sizes. */
+static void check_made(const char *label, const sort_options *opt, size_t n, key_dist dist,
+                       uint64_t seed, int pairs)
+{
+    uint32_t *keys = alloc_u32(n);
+    make_keys(keys, n, dist, seed);
+    check_ordered(label, opt, keys, n, pairs);
+    free(keys);
+}
+
 /* Pairs at the default shape run tiles of 512 x 24 exactly where the GPU holds two of their
  * blocks a multiprocessor - by the occupancy calculator's count, not by the step's own rule;
  * keys alone and any other shape never do.  Then pairs on sizes about that tile: one short
@@ -776,12 +787,9 @@ static void test_pair_tiles(void)
     char label[96];
     for (int s = 0; s < 4; s++)
         for (int d = 0; d < 3; d++) {
-            uint32_t *keys = alloc_u32(sizes[s]);
-            make_keys(keys, sizes[s], dists[d], 20 + (uint64_t)(s * 3 + d));
             snprintf(label, sizeof label, "pairs in wide tiles: n=%zu --dist %s", sizes[s],
                      dist_name(dists[d]));
-            check_ordered(label, &opt, keys, sizes[s], 1);
-            free(keys);
+            check_made(label, &opt, sizes[s], dists[d], 20 + (uint64_t)(s * 3 + d), 1);
         }
 }
 #endif
@@ -809,13 +817,10 @@ static void test_values_early(void)
         const size_t sizes[] = {tile - 1, tile + 1, 5 * tile + 333};
         for (int s = 0; s < 3; s++)
             for (int d = 0; d < 2; d++) {
-                uint32_t *keys = alloc_u32(sizes[s]);
-                make_keys(keys, sizes[s], dists[d], 40 + (uint64_t)(h * 6 + s * 2 + d));
                 snprintf(label, sizeof label,
                          "pairs --bits %d --block %d --kpt %d (tiles of %zu): n=%zu --dist %s",
                          opt.bits, opt.block, opt.kpt, tile, sizes[s], dist_name(dists[d]));
-                check_ordered(label, &opt, keys, sizes[s], 1);
-                free(keys);
+                check_made(label, &opt, sizes[s], dists[d], 40 + (uint64_t)(h * 6 + s * 2 + d), 1);
             }
     }
 }
@@ -841,13 +846,10 @@ static void test_whole_tiles(void)
         const size_t sizes[] = {tile, 3 * tile, tile - 1, 3 * tile + 1};
         for (int s = 0; s < 4; s++)
             for (int d = 0; d < 2; d++) {
-                uint32_t *keys = alloc_u32(sizes[s]);
-                make_keys(keys, sizes[s], dists[d], 60 + (uint64_t)(h * 8 + s * 2 + d));
                 snprintf(label, sizeof label, "keys --bits %d --kpt %d: n=%zu (%s) --dist %s",
                          opt.bits, opt.kpt, sizes[s], s < 2 ? "whole tiles" : "a partial tile",
                          dist_name(dists[d]));
-                check_ordered(label, &opt, keys, sizes[s], 0);
-                free(keys);
+                check_made(label, &opt, sizes[s], dists[d], 60 + (uint64_t)(h * 8 + s * 2 + d), 0);
             }
     }
 }
