@@ -1,5 +1,5 @@
 /*
- * 07_onesweep/steps.c - the stage's twenty-two steps, in one program (see
+ * 07_onesweep/steps.c - the stage's twenty-three steps, in one program (see
  * STAGE_STEPS in common/sort_stage.h).  build/bin/07_onesweep sorts with the
  * last, or with the one --step K names:
  *   1  step1_onesweep.cu        one histogram, then a pass a kernel with a look-back
@@ -24,6 +24,7 @@
  *  20  step20_pair_tiles.cu     pairs in tiles of 24 keys a thread, each slot in shared memory
  *  21  step21_values_early.cu   each value loaded as its key is ranked, written beside its key
  *  22  step22_whole_tiles.cu    a whole tile of keys loaded without a bound check
+ *  23  step23_pass_halves.cu    the histogram's counters a half a pass: a constant to add
  */
 #include "sort_stage.h"
 
@@ -49,6 +50,7 @@ STEP_DECLARE_PAIRS(19)
 STEP_DECLARE_PAIRS(20)
 STEP_DECLARE_PAIRS(21)
 STEP_DECLARE_PAIRS(22)
+STEP_DECLARE_PAIRS(23)
 
 const stage_step STAGE_STEPS[] = {STEP_ENTRY(1), STEP_ENTRY(2), STEP_ENTRY(3), STEP_ENTRY(4),
                                   STEP_ENTRY(5), STEP_ENTRY(6), STEP_ENTRY(7), STEP_ENTRY(8),
@@ -58,5 +60,6 @@ const stage_step STAGE_STEPS[] = {STEP_ENTRY(1), STEP_ENTRY(2), STEP_ENTRY(3), S
                                   STEP_ENTRY_PAIRS(15), STEP_ENTRY_PAIRS(16),
                                   STEP_ENTRY_PAIRS(17), STEP_ENTRY_PAIRS(18),
                                   STEP_ENTRY_PAIRS(19), STEP_ENTRY_PAIRS(20),
-                                  STEP_ENTRY_PAIRS(21), STEP_ENTRY_PAIRS(22)};
-const int STAGE_STEP_COUNT = 22;
+                                  STEP_ENTRY_PAIRS(21), STEP_ENTRY_PAIRS(22),
+                                  STEP_ENTRY_PAIRS(23)};
+const int STAGE_STEP_COUNT = 23;

@@ -855,6 +855,47 @@ static void test_whole_tiles(void)
 }
 #endif
 
+#if STEP >= 23
+/* ---- the histogram's counters a half a pass (07.23) ------------------------------------ */
+
+/* Passes 0 and 1 count in the low and high halves of one row of a copy's words, passes 2
+ * and 3 in the next row.  Keys whose four bytes follow four different laws - byte 0
+ * uniform, byte 1 one of two values, byte 2 the same in every key, byte 3 byte 0 mirrored
+ * (255 - byte 0) - so that no pass's counts look like another's: a digit counted in the
+ * other half, in the other row or at the old counter p * 256 + digit lands on counts that
+ * differ.  On the least grid (byte 2's one digit brings a lane's half near its 2^16
+ * bound), on the GPU's grid, and on fewer keys than a warp has lanes, against the CPU. */
+static void test_pass_halves(void)
+{
+    const size_t sizes[] = {(1u << 22) + 3, 1000003, 5};
+    const int least_grid[] = {1, 0, 0};
+    for (int s = 0; s < 3; s++) {
+        sort_options opt = options(8, 512, 16);
+        size_t n = sizes[s], bins = 256;
+        uint32_t *keys = alloc_u32(n), *got = alloc_u32(4 * bins), *expect = alloc_u32(4 * bins);
+        uint64_t x = 23 + n;
+        for (size_t i = 0; i < n; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull; /* a 64-bit LCG */
+            uint32_t low = (uint32_t)(x >> 56), second = (x >> 40) & 1 ? 0x5Au : 0xA5u;
+            keys[i] = low | second << 8 | 0x3Cu << 16 | (255u - low) << 24;
+        }
+        s07_copy_blocks(least_grid[s]);
+        fill_garbage(got, 4 * bins, 9);
+        s07_histogram(keys, n, &opt, got);
+        cpu_starts(keys, n, 8, expect);
+        size_t i = first_difference(got, expect, 4 * bins);
+        CHECK_MSG(i == 4 * bins,
+                  "halves a pass, %s grid: n=%zu: pass %zu digit %zu got %u expected %u",
+                  least_grid[s] ? "the least" : "the GPU's", n, i / bins, i % bins,
+                  i < 4 * bins ? got[i] : 0, i < 4 * bins ? expect[i] : 0);
+        free(keys);
+        free(got);
+        free(expect);
+    }
+    s07_copy_blocks(0);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     parse_test_args(argc, argv);
@@ -896,6 +937,9 @@ int main(int argc, char **argv)
 #endif
 #if STEP >= 22
     TEST_GROUP(test_whole_tiles);
+#endif
+#if STEP >= 23
+    TEST_GROUP(test_pass_halves);
 #endif
 #if STEP >= 2
     TEST_GROUP(test_skipping);
