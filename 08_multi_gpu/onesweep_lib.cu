@@ -1,5 +1,5 @@
 /*
- * 08_multi_gpu/onesweep_lib.cu - stage 07's last step, used as a library by stage 08
+ * 08_multi_gpu/onesweep_lib.cu - stage 07's step 07.16, used as a library by stage 08
  * (onesweep_lib.h).  It includes the step's file, as stage 07's test hooks do, so that
  * stage 08 runs 07's kernels on device arrays without a copy of them; sorts of more keys
  * than 07 sorts at once take the large path below, still with 07's kernels.

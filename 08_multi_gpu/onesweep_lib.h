@@ -1,5 +1,5 @@
 /*
- * 08_multi_gpu/onesweep_lib.h - stage 07's last step as a library on device arrays,
+ * 08_multi_gpu/onesweep_lib.h - stage 07's step 07.16 as a library on device arrays,
  * for the steps of stage 08: each GPU counts, partitions and sorts its keys with it.
  *
  * Every call works on the current device (cudaSetDevice) and its legacy default
