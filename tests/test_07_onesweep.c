@@ -109,6 +109,24 @@ static void cpu_starts(const uint32_t *keys, size_t n, int bits, uint32_t *expec
     }
 }
 
+/* The histogram step of n keys at opt's digit width - every pass's starts, read over
+ * garbage - against the CPU's; case_label names the case in the message. */
+static void check_histogram(const char *case_label, const sort_options *opt, const uint32_t *keys,
+                            size_t n, uint64_t garbage_seed)
+{
+    size_t bins = (size_t)1 << opt->bits;
+    int passes = passes_for_bits(opt->bits);
+    uint32_t *got = alloc_u32(passes * bins), *expect = alloc_u32(passes * bins);
+    fill_garbage(got, passes * bins, garbage_seed);
+    s07_histogram(keys, n, opt, got);
+    cpu_starts(keys, n, opt->bits, expect);
+    size_t i = first_difference(got, expect, passes * bins);
+    CHECK_MSG(i == passes * bins, "%s: pass %zu digit %zu got %u expected %u", case_label,
+              i / bins, i % bins, i < passes * bins ? got[i] : 0, i < passes * bins ? expect[i] : 0);
+    free(got);
+    free(expect);
+}
+
 static void test_histogram(void)
 {
     const int widths[] = {4, 5, 8};
@@ -120,22 +138,14 @@ static void test_histogram(void)
                 if (test_small && (s == 3 || d == 1))
                     continue;
                 sort_options opt = options(widths[w], 256, 16);
-                size_t n = sizes[s], bins = (size_t)1 << opt.bits;
-                int passes = passes_for_bits(opt.bits);
-                uint32_t *keys = alloc_u32(n), *got = alloc_u32(passes * bins);
-                uint32_t *expect = alloc_u32(passes * bins);
+                size_t n = sizes[s];
+                uint32_t *keys = alloc_u32(n);
                 make_keys(keys, n, dists[d], n + (size_t)w);
-                fill_garbage(got, passes * bins, 5);
-                s07_histogram(keys, n, &opt, got);
-                cpu_starts(keys, n, opt.bits, expect);
-                size_t i = first_difference(got, expect, passes * bins);
-                CHECK_MSG(i == passes * bins,
-                          "histogram: bits=%d n=%zu dist=%s: pass %zu digit %zu got %u expected %u",
-                          opt.bits, n, dist_name(dists[d]), i / bins, i % bins,
-                          i < passes * bins ? got[i] : 0, i < passes * bins ? expect[i] : 0);
+                char label[96];
+                snprintf(label, sizeof label, "histogram: bits=%d n=%zu dist=%s", opt.bits, n,
+                         dist_name(dists[d]));
+                check_histogram(label, &opt, keys, n, 5);
                 free(keys);
-                free(got);
-                free(expect);
             }
 }
 
@@ -689,20 +699,14 @@ static void test_lane_copies(void)
             if (test_small && s == 1)
                 continue;
             sort_options opt = options(8, 512, 16);
-            size_t n = sizes[s], bins = 256;
-            uint32_t *keys = alloc_u32(n), *got = alloc_u32(4 * bins), *expect = alloc_u32(4 * bins);
+            size_t n = sizes[s];
+            uint32_t *keys = alloc_u32(n);
             make_keys(keys, n, dists[d], 17 + n);
-            fill_garbage(got, 4 * bins, 7);
-            s07_histogram(keys, n, &opt, got);
-            cpu_starts(keys, n, 8, expect);
-            size_t i = first_difference(got, expect, 4 * bins);
-            CHECK_MSG(i == 4 * bins,
-                      "lane copies on the least grid: n=%zu dist=%s: pass %zu digit %zu got %u "
-                      "expected %u", n, dist_name(dists[d]), i / bins, i % bins,
-                      i < 4 * bins ? got[i] : 0, i < 4 * bins ? expect[i] : 0);
+            char label[96];
+            snprintf(label, sizeof label, "lane copies on the least grid: n=%zu dist=%s", n,
+                     dist_name(dists[d]));
+            check_histogram(label, &opt, keys, n, 7);
             free(keys);
-            free(got);
-            free(expect);
         }
     s07_copy_blocks(0);
 }
@@ -871,8 +875,8 @@ static void test_pass_halves(void)
     const int least_grid[] = {1, 0, 0};
     for (int s = 0; s < 3; s++) {
         sort_options opt = options(8, 512, 16);
-        size_t n = sizes[s], bins = 256;
-        uint32_t *keys = alloc_u32(n), *got = alloc_u32(4 * bins), *expect = alloc_u32(4 * bins);
+        size_t n = sizes[s];
+        uint32_t *keys = alloc_u32(n);
         uint64_t x = 23 + n;
         for (size_t i = 0; i < n; i++) {
             x = x * 6364136223846793005ull + 1442695040888963407ull; /* a 64-bit LCG */
@@ -880,17 +884,11 @@ static void test_pass_halves(void)
             keys[i] = low | second << 8 | 0x3Cu << 16 | (255u - low) << 24;
         }
         s07_copy_blocks(least_grid[s]);
-        fill_garbage(got, 4 * bins, 9);
-        s07_histogram(keys, n, &opt, got);
-        cpu_starts(keys, n, 8, expect);
-        size_t i = first_difference(got, expect, 4 * bins);
-        CHECK_MSG(i == 4 * bins,
-                  "halves a pass, %s grid: n=%zu: pass %zu digit %zu got %u expected %u",
-                  least_grid[s] ? "the least" : "the GPU's", n, i / bins, i % bins,
-                  i < 4 * bins ? got[i] : 0, i < 4 * bins ? expect[i] : 0);
+        char label[64];
+        snprintf(label, sizeof label, "halves a pass, %s grid: n=%zu",
+                 least_grid[s] ? "the least" : "the GPU's", n);
+        check_histogram(label, &opt, keys, n, 9);
         free(keys);
-        free(got);
-        free(expect);
     }
     s07_copy_blocks(0);
 }
