@@ -877,9 +877,9 @@ static void test_pass_halves(void)
         sort_options opt = options(8, 512, 16);
         size_t n = sizes[s];
         uint32_t *keys = alloc_u32(n);
-        uint64_t x = 23 + n;
+        uint64_t state = 23 + n;
         for (size_t i = 0; i < n; i++) {
-            x = x * 6364136223846793005ull + 1442695040888963407ull; /* a 64-bit LCG */
+            uint64_t x = rng_next(&state);
             uint32_t low = (uint32_t)(x >> 56), second = (x >> 40) & 1 ? 0x5Au : 0xA5u;
             keys[i] = low | second << 8 | 0x3Cu << 16 | (255u - low) << 24;
         }
