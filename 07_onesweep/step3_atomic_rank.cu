@@ -12,7 +12,7 @@
  * Steps: histogram (every pass's digit counts, once), then per pass scatter
  * (ticket, rank, look back, reorder the tile, write runs).
  *
- * Run:  build/bin/07_onesweep --verbose               (8-bit digits, 256 threads x 16 keys)
+ * Run:  build/bin/07_onesweep --step 3 --verbose     (8-bit digits, 256 threads x 16 keys)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +26,6 @@
 #include "timer.h"
 
 #include "../05_warp_shuffle/warp_scan.cuh"
-#include "../05_warp_shuffle/warp_multisplit.cuh"
 
 enum { STEP_HISTOGRAM, STEP_SCATTER };
 
@@ -46,11 +45,13 @@ enum { STEP_HISTOGRAM, STEP_SCATTER };
  * other write has to become visible with it - no acquire, no release. */
 typedef cuda::atomic_ref<uint32_t, cuda::thread_scope_device> lookback_word;
 
-/* Tests only (07_onesweep/test_hooks.cu sets them): tile test_slow_tile waits
- * test_slow_ns nanoseconds before it publishes its counts - a tile that runs
- * late, to show that the look-back still ends, and ends right. */
-__device__ long long test_slow_tile = -1;
-__device__ unsigned test_slow_ns;
+/* A test may hold a tile back before it publishes its counts, to show that
+ * the tiles after it wait and the sort still ends right: test_hooks.cu
+ * defines this before it includes the step.  The sort's own build compiles
+ * nothing here. */
+#ifndef TEST_HOLD_TILE
+#define TEST_HOLD_TILE(tile)
+#endif
 
 const stage_info STAGE = {
     .name = "07_onesweep",
@@ -64,18 +65,42 @@ const stage_info STAGE = {
     .max_keys = LOOKBACK_COUNT,
 };
 
-/* Shared memory of a pass: the tile, each warp's count and lane mask of each
- * digit, each digit's start in the tile and place in the output, the warps'
- * totals. */
-static size_t downsweep_shared_bytes(int block, int kpt, int bits)
+/* ---- a pass's shape and shared memory ------------------------------------- */
+
+/* The block scan's words: a total a warp, and the block's. */
+#define SCAN_WORDS 33
+
+/* Where each part of a pass's shared memory starts, in 32-bit words, for a
+ * tile of block x kpt keys and 2^width digits: the host sizes a launch by it
+ * and the kernel carves its buffer by it, so the two cannot disagree. */
+typedef struct {
+    unsigned tile;   /* the tile's keys, each in its sorted place once ranked */
+    unsigned counts; /* each warp's count of each digit */
+    unsigned masks;  /* each warp's lane mask of each digit */
+    unsigned start;  /* each digit's start in the tile */
+    unsigned place;  /* each digit's place in the output, less its start in the tile */
+    unsigned scan;   /* SCAN_WORDS */
+    unsigned bytes;  /* all of it */
+} pass_layout;
+
+__host__ __device__ __forceinline__ pass_layout layout_of(unsigned block, unsigned kpt,
+                                                          unsigned width)
 {
-    size_t bins = (size_t)1 << bits;
-    return ((size_t)block * kpt + 2 * (block / 32) * bins + 2 * bins + 33) * sizeof(uint32_t);
+    const unsigned tile = block * kpt, bins = 1u << width, rows = block / 32 * bins;
+    pass_layout l;
+    l.tile = 0;
+    l.counts = tile;
+    l.masks = l.counts + rows;
+    l.start = l.masks + rows;
+    l.place = l.start + bins;
+    l.scan = l.place + bins;
+    l.bytes = (l.scan + SCAN_WORDS) * (unsigned)sizeof(uint32_t);
+    return l;
 }
 
-static size_t tiles_for(size_t n, const sort_options *opt)
+static size_t tiles_for(size_t n, int block, int kpt)
 {
-    size_t tile = (size_t)opt->block * opt->kpt;
+    size_t tile = (size_t)block * kpt;
     return (n + tile - 1) / tile;
 }
 
@@ -97,7 +122,7 @@ int stage_check_options(const sort_options *opt, size_t n, char *err, size_t err
                  opt->bits, opt->block, 1 << opt->bits);
         return -1;
     }
-    size_t shared = downsweep_shared_bytes(opt->block, opt->kpt, opt->bits);
+    size_t shared = layout_of(opt->block, opt->kpt, opt->bits).bytes;
     if (shared > SHARED_MEMORY_PER_BLOCK) {
         snprintf(err, errlen,
                  "--block %d --kpt %d: a tile of %d keys needs %zu bytes of shared memory, more "
@@ -112,25 +137,36 @@ int stage_check_options(const sort_options *opt, size_t n, char *err, size_t err
  * pass's, and the next pass's being cleared), the counts and the tickets */
 size_t stage_device_bytes(const sort_options *opt, size_t n)
 {
-    size_t lookback = ((size_t)1 << opt->bits) * tiles_for(n, opt);
+    size_t lookback = ((size_t)1 << opt->bits) * tiles_for(n, opt->block, opt->kpt);
     return (2 * n + 2 * lookback) * sizeof(uint32_t) + (1u << 20);
 }
 
 /* Device memory each step moves (L: a pass's look-back words, 2^k a tile):
- * histogram: the keys once, for every pass; scatter, every pass: the keys in
- * and out, L written twice (aggregate, prefix) and cleared for the next pass.
- * 4 + 8 bytes of keys a key and pass: 36 for 4 passes, against 05.4's 48.
- * A skipped pass moves nothing; the model counts every pass. */
+ * histogram: the keys once, for every pass; scatter, every pass: the keys
+ * in and out, L written twice (aggregate, prefix) and cleared for the next
+ * pass.  4 + 8 bytes of keys a key and pass: 36 for 4 passes,
+ * against 05.4's 48.  A skipped pass moves nothing; the model counts every
+ * pass. */
 double stage_step_bytes(const sort_options *opt, size_t n, int step)
 {
     double passes = passes_for_bits(opt->bits), keys = 4.0 * (double)n;
-    double lookback = 4.0 * (double)((size_t)1 << opt->bits) * (double)tiles_for(n, opt);
+    double lookback = 4.0 * (double)((size_t)1 << opt->bits) * (double)tiles_for(n, opt->block, opt->kpt);
     return step == STEP_HISTOGRAM ? keys : passes * (2 * keys + 3 * lookback);
 }
 
-/* ---- 1. histogram: every pass's digit counts, one read of the keys -------- */
+/* ---- keys and their digits -------------------------------------------------- */
 
 __device__ uint32_t digit_of(uint32_t key, int shift, uint32_t mask) { return (key >> shift) & mask; }
+
+/* ---- 1. histogram: every pass's digit counts, one read of the keys -------- */
+
+/* What the histogram step reads and writes: its kernels' one argument. */
+typedef struct {
+    const uint32_t *keys;
+    size_t n;
+    int bits, passes;   /* the digits' width, and the passes */
+    uint32_t *counts;   /* counts[p * 2^bits + d]: the keys whose digit of pass p is d */
+} histogram_args;
 
 /* One key's digits, one count each, in the block's counters. */
 __device__ __forceinline__ void count_digits(uint32_t *s_count, uint32_t key, int bits, int passes)
@@ -142,39 +178,36 @@ __device__ __forceinline__ void count_digits(uint32_t *s_count, uint32_t key, in
 
 /* This block's share of the keys, counted in s_count, four keys to a 16-byte
  * load. */
-__device__ __forceinline__ void count_keys(uint32_t *s_count, const uint32_t *keys, size_t n,
-                                           int bits, int passes)
+__device__ __forceinline__ void count_keys(uint32_t *s_count, const histogram_args &h)
 {
     const size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const size_t stride = (size_t)gridDim.x * blockDim.x;
-    const uint4 *keys4 = (const uint4 *)keys; /* cudaMalloc aligns to 256 bytes */
-    for (size_t i = first; i < n / 4; i += stride) {
+    const uint4 *keys4 = (const uint4 *)h.keys; /* cudaMalloc aligns to 256 bytes */
+    for (size_t i = first; i < h.n / 4; i += stride) {
         uint4 k = keys4[i];
-        count_digits(s_count, k.x, bits, passes);
-        count_digits(s_count, k.y, bits, passes);
-        count_digits(s_count, k.z, bits, passes);
-        count_digits(s_count, k.w, bits, passes);
+        count_digits(s_count, k.x, h.bits, h.passes);
+        count_digits(s_count, k.y, h.bits, h.passes);
+        count_digits(s_count, k.z, h.bits, h.passes);
+        count_digits(s_count, k.w, h.bits, h.passes);
     }
-    for (size_t i = n / 4 * 4 + first; i < n; i += stride)
-        count_digits(s_count, keys[i], bits, passes);
+    for (size_t i = h.n / 4 * 4 + first; i < h.n; i += stride)
+        count_digits(s_count, h.keys[i], h.bits, h.passes);
 }
 
-/* counts[p * 2^bits + d]: the keys whose digit of pass p is d.  Each block
- * counts its share of the keys in shared memory (one counter a pass and
- * digit), then adds its counts to the global ones. */
-__global__ void all_pass_histogram(const uint32_t *keys, size_t n, int bits, int passes,
-                                   uint32_t *counts)
+/* Each block counts its share of the keys in shared memory (one counter a
+ * pass and digit), then adds its counts to the global ones. */
+__global__ void all_pass_histogram(const histogram_args h)
 {
     extern __shared__ uint32_t s_count[]; /* passes x 2^bits */
-    const uint32_t bins = 1u << bits;
-    for (uint32_t i = threadIdx.x; i < passes * bins; i += blockDim.x)
+    const uint32_t bins = 1u << h.bits;
+    for (uint32_t i = threadIdx.x; i < h.passes * bins; i += blockDim.x)
         s_count[i] = 0;
     __syncthreads();
-    count_keys(s_count, keys, n, bits, passes);
+    count_keys(s_count, h);
     __syncthreads();
-    for (uint32_t i = threadIdx.x; i < passes * bins; i += blockDim.x)
+    for (uint32_t i = threadIdx.x; i < h.passes * bins; i += blockDim.x)
         if (s_count[i] != 0)
-            atomicAdd(&counts[i], s_count[i]);
+            atomicAdd(&h.counts[i], s_count[i]);
 }
 
 /* A pass's plan: skip it, or read buffer `from` (0 or 1) and write the other. */
@@ -188,7 +221,7 @@ enum { PLAN_SKIP = 2 };
 __global__ void digit_starts(uint32_t *counts, int bits, int passes, size_t n, int no_skip,
                              int *plan)
 {
-    __shared__ uint32_t s_warp[33];
+    __shared__ uint32_t s_warp[SCAN_WORDS];
     const uint32_t bins = 1u << bits, d = threadIdx.x;
     int from = 0;
     for (int p = 0; p < passes; p++) {
@@ -209,37 +242,79 @@ __global__ void digit_starts(uint32_t *counts, int bits, int passes, size_t n, i
 
 /* ---- 2. a pass: ticket, rank, look back, reorder, write runs ------------ */
 
+/* What one pass reads and writes: its kernel's one argument. */
+typedef struct {
+    uint32_t *keys[2];      /* the key buffers: the pass reads the one its plan names */
+    size_t n;               /* keys */
+    int pass;               /* its plan is plan[pass] */
+    int shift, width;       /* its digit: bits [shift, shift + width) of a key's radix form */
+    int kpt;                /* keys a thread */
+    const int *plan;        /* every pass's plan (digit_starts) */
+    const uint32_t *starts; /* where the run of each digit starts in the pass's output */
+    uint32_t *lookback;     /* the pass's look-back table: a word a tile and digit */
+    uint32_t *next_lookback; /* the next pass's, its tiles' words cleared as this one runs */
+    uint32_t *ticket;       /* the pass's tile counter */
+} pass_args;
+
+/* A tile as each of its threads sees it. */
+typedef struct {
+    unsigned block; /* threads */
+    int kpt;        /* keys a thread */
+    int shift;      /* the digit: bits [shift, shift + width) */
+    int width;
+    size_t n;       /* the keys of the sort */
+    size_t b;       /* the tile: its ticket */
+    size_t first;   /* the index of this thread's first key; key j is at first + 32 j */
+    size_t valid;   /* the tile's keys below n */
+} tile_view;
+
+/* The arrays of a pass's shared memory, where layout_of puts them. */
+typedef struct {
+    uint32_t *tile, *masks, *counts, *start, *place, *scan;
+} pass_shared;
+
+__device__ __forceinline__ pass_shared carve(uint32_t *base, const pass_layout &l)
+{
+    pass_shared s;
+    s.tile = base + l.tile;
+    s.masks = base + l.masks;
+    s.counts = base + l.counts;
+    s.start = base + l.start;
+    s.place = base + l.place;
+    s.scan = base + l.scan;
+    return s;
+}
+
 /* Warp-striped: warp w holds the contiguous run [w * 32 * kpt, (w + 1) * 32 *
  * kpt) of tile b, and lane l its keys l, l + 32, l + 64 ..., so each load of
  * the warp is 32 neighbouring words.  The index of this thread's first key: */
-__device__ __forceinline__ size_t warp_striped_first(size_t b, int kpt)
+__device__ __forceinline__ size_t warp_striped_first(size_t b, int kpt, unsigned block)
 {
-    return b * blockDim.x * kpt + (threadIdx.x / 32) * 32 * kpt + threadIdx.x % 32;
+    return b * block * kpt + (threadIdx.x / 32) * 32 * kpt + threadIdx.x % 32;
 }
 
-/* key[j] = the key at warp_striped_first(b, kpt) + 32 * j.  Past the end: keys
- * whose bits are all 1, which rank after every real key and are never written. */
-__device__ __forceinline__ void load_warp_striped(const uint32_t *src, size_t n, size_t b,
-                                                  int kpt, uint32_t *key)
+/* key[j] = src[t.first + 32 j].  Past the end: keys whose bits are all 1,
+ * which rank after every real key and are never written. */
+__device__ __forceinline__ void load_warp_striped(const uint32_t *src, const tile_view &t,
+                                                  uint32_t *key)
 {
-    size_t first = warp_striped_first(b, kpt);
 #pragma unroll
     for (int j = 0; j < MAX_KPT; j++)
-        if (j < kpt)
-            key[j] = first + 32 * j < n ? src[first + 32 * j] : 0xFFFFFFFFu;
+        if (j < t.kpt)
+            key[j] = t.first + 32 * j < t.n ? src[t.first + 32 * j] : 0xFFFFFFFFu;
 }
 
-
-/* The place of this lane's key among its warp's keys of its digit so far:
- * each lane sets its bit in its digit's word of the warp's masks, and the word
- * then names the lanes that share the digit - one atomic where 05.3 spends a
- * ballot per bit of the digit.  As in rank_in_warp, the lowest such lane
- * updates the warp's count, and it clears the word for the next keys. */
+/* The place of this lane's key among its warp's keys of its digit so far,
+ * from the warp's counts of its digits (a row: count[d]): each lane sets its
+ * bit in its digit's word of the warp's masks, and the word then names the
+ * lanes that share the digit - one atomic where 05.3 spends a ballot per bit.
+ * Then the lowest such lane moves the count on and clears the word for the
+ * next keys. */
 __device__ __forceinline__ uint32_t rank_in_warp_by_atomics(uint32_t digit, uint32_t *masks,
                                                             uint32_t *count)
 {
-    /* WRITE BEGIN atomic_rank: rank_in_warp_by_atomics, whole: a key's place among its warp's keys of its digit from one atomicOr on the warp's mask word of the digit, the leader updating the count */
-    /* WRITE STUB return 0; */
+    /* WRITE BEGIN atomic_rank: rank_in_warp_by_atomics, whole: a key's place from one atomicOr */
+    /* WRITE STUB (void)digit; (void)masks; (void)count; return 0; */
     const unsigned lane = threadIdx.x % 32;
     /* LAB BEGIN lane_bit: set this lane's bit in the warp's mask word of its digit */
     atomicOr(&masks[digit], 1u << lane);
@@ -248,7 +323,7 @@ __device__ __forceinline__ uint32_t rank_in_warp_by_atomics(uint32_t digit, uint
     unsigned same = masks[digit];
     uint32_t before = count[digit];
     __syncwarp(); /* every lane has read the word and the count before they change */
-    /* LAB BEGIN leader: the lowest lane of same adds their number to the warp's count of the digit and clears the mask word for the next keys */
+    /* LAB BEGIN leader: the lowest lane of same moves the count on and clears the word */
     if (lane == __ffs(same) - 1) {
         count[digit] = before + __popc(same);
         masks[digit] = 0;
@@ -259,45 +334,43 @@ __device__ __forceinline__ uint32_t rank_in_warp_by_atomics(uint32_t digit, uint
     /* WRITE END atomic_rank */
 }
 
-/* Ranks the tile held warp-striped in key[] by digit: pos[j] becomes the place
- * of key j in the tile stably sorted by digit.  Thread d (< 2^width) gets the
- * tile's count of digit d back, and s_start[d] holds where its run starts.
- * s_masks: each warp's lane mask of each digit, as many words as s_count. */
-__device__ __forceinline__ uint32_t multisplit_tile(const uint32_t *key, uint32_t *pos, int kpt,
-                                                    int shift, int width, uint32_t *s_count,
-                                                    uint32_t *s_masks, uint32_t *s_start,
-                                                    uint32_t *s_scan)
+/* Ranks the tile held warp-striped in key[] by digit: pos[j] becomes the
+ * place of key j in the tile stably sorted by digit.  Thread d (< 2^width)
+ * gets the tile's count of digit d back, and sh.start[d] holds where its run
+ * starts. */
+__device__ __forceinline__ uint32_t multisplit_tile(const uint32_t *key, uint32_t *pos,
+                                                    const tile_view &t, const pass_shared &sh)
 {
-    const uint32_t bins = 1u << width, mask = bins - 1;
-    const unsigned warp = threadIdx.x / 32, warps = blockDim.x / 32;
-    uint32_t *my_count = s_count + warp * bins; /* this warp's running count of each digit */
-    uint32_t *my_masks = s_masks + warp * bins;
-    for (uint32_t i = threadIdx.x; i < warps * bins; i += blockDim.x)
-        s_count[i] = s_masks[i] = 0;
+    const uint32_t bins = 1u << t.width, mask = bins - 1;
+    const unsigned warp = threadIdx.x / 32, warps = t.block / 32;
+    uint32_t *my_count = sh.counts + warp * bins; /* this warp's running count of each digit */
+    uint32_t *my_masks = sh.masks + warp * bins;
+    for (uint32_t i = threadIdx.x; i < warps * bins; i += t.block)
+        sh.counts[i] = sh.masks[i] = 0;
     __syncthreads();
 #pragma unroll
     for (int j = 0; j < MAX_KPT; j++) /* the warp's keys in input order: stable */
-        if (j < kpt)
-            pos[j] = rank_in_warp_by_atomics(digit_of(key[j], shift, mask), my_masks, my_count);
+        if (j < t.kpt)
+            pos[j] = rank_in_warp_by_atomics(digit_of(key[j], t.shift, mask), my_masks, my_count);
     __syncthreads();
     /* thread d: the warps' counts of digit d become where each warp's keys of
      * d start among the tile's; their sum is the tile's count of d */
     uint32_t count = 0, all;
     if (threadIdx.x < bins)
         for (unsigned w = 0; w < warps; w++) {
-            uint32_t c = s_count[w * bins + threadIdx.x];
-            s_count[w * bins + threadIdx.x] = count;
+            uint32_t c = sh.counts[w * bins + threadIdx.x];
+            sh.counts[w * bins + threadIdx.x] = count;
             count += c;
         }
-    uint32_t start = block_exclusive_scan(count, s_scan, &all); /* ends with a barrier */
+    uint32_t start = block_exclusive_scan(count, sh.scan, &all); /* ends with a barrier */
     if (threadIdx.x < bins)
-        s_start[threadIdx.x] = start;
+        sh.start[threadIdx.x] = start;
     __syncthreads();
 #pragma unroll
     for (int j = 0; j < MAX_KPT; j++)
-        if (j < kpt) {
-            uint32_t d = digit_of(key[j], shift, mask);
-            pos[j] += s_start[d] + my_count[d];
+        if (j < t.kpt) {
+            uint32_t d = digit_of(key[j], t.shift, mask);
+            pos[j] += sh.start[d] + my_count[d];
         }
     return count;
 }
@@ -336,120 +409,140 @@ __device__ uint32_t look_back(uint32_t *lookback, size_t b, uint32_t bins, uint3
     return before;
 }
 
-/* One pass over all tiles, from buffer plan[pass] into the other (or none:
- * a skipped pass returns at once).  A block takes the next tile by ticket (so
- * that the tiles it waits on belong to blocks that started before it), counts
- * its digits and publishes the counts, ranks the tile, finds each digit's
- * place in the output - where the digit's run starts (starts[d]) plus the
- * tile's prefix from the look-back - reorders the tile in shared memory and
- * writes each run of equal digits to consecutive addresses.  It also clears
- * its tile's words of the next pass's look-back table.  At most 64 registers a
- * thread (2 blocks of 512, or 4 of 256, on a multiprocessor): with more, fewer
- * tiles are in flight to hide the look-back's waits. */
-__global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint32_t *buffer1, size_t n, int pass,
-                              int shift, int width, int kpt, const int *plan,
-                              const uint32_t *starts, uint32_t *lookback,
-                              uint32_t *next_lookback, uint32_t *tickets)
+/* Each key of the tile, in its sorted place i, goes to its digit's run of
+ * this tile in the output (sh.place[d] + i). */
+__device__ __forceinline__ void write_keys(const tile_view &t, const pass_shared &sh, uint32_t *dst)
+{
+    const uint32_t mask = (1u << t.width) - 1;
+    for (unsigned i = threadIdx.x; i < t.valid; i += t.block) {
+        uint32_t k = sh.tile[i];
+        dst[sh.place[digit_of(k, t.shift, mask)] + i] = k;
+    }
+}
+
+/* One tile of a pass, from the buffer its plan names into the other (or
+ * none: a skipped pass returns at once, once its block has cleared a tile's
+ * words of the next pass's table).  A block takes the next tile by
+ * ticket (so that the tiles it waits on belong to blocks that started before
+ * it), counts its digits and publishes the counts, ranks the tile, finds each
+ * digit's place in the output - where the digit's run starts plus the tile's
+ * prefix from the look-back - and writes each run of equal digits to
+ * consecutive addresses.  It also clears its tile's words of the next pass's
+ * look-back table. */
+__device__ __forceinline__ void pass_tile(const pass_args &a, tile_view t)
 {
     extern __shared__ uint32_t shared[];
     __shared__ uint32_t s_ticket;
-    const uint32_t bins = 1u << width, mask = bins - 1;
-    const unsigned tile = blockDim.x * kpt;
-    uint32_t *s_tile = shared;                           /* tile words */
-    uint32_t *s_count = s_tile + tile;                   /* (blockDim.x / 32) x bins words */
-    uint32_t *s_masks = s_count + blockDim.x / 32 * bins; /* (blockDim.x / 32) x bins words */
-    uint32_t *s_start = s_masks + blockDim.x / 32 * bins; /* bins words */
-    uint32_t *s_place = s_start + bins;                   /* bins words */
-    uint32_t *s_scan = s_place + bins;                    /* 33 words */
+    const pass_shared sh = carve(shared, layout_of(t.block, t.kpt, t.width));
+    const uint32_t bins = 1u << t.width;
+    const unsigned tile = t.block * t.kpt;
 
-    const int from = plan[pass];
-    if (from == PLAN_SKIP) { /* nothing to move; the next pass's table still needs clearing */
-        for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x)
-            next_lookback[(size_t)blockIdx.x * bins + d] = 0;
+    const int plan = a.plan[a.pass];
+    if (plan == PLAN_SKIP) { /* nothing to move; the next pass's table still needs clearing */
+        for (uint32_t d = threadIdx.x; d < bins; d += t.block)
+            a.next_lookback[(size_t)blockIdx.x * bins + d] = 0;
         return;
     }
-    const uint32_t *src = from ? buffer1 : buffer0;
-    uint32_t *dst = from ? buffer0 : buffer1;
+    const int from = plan & 1;
     if (threadIdx.x == 0)
-        s_ticket = atomicAdd(tickets, 1u);
-    for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x)
-        s_place[d] = 0; /* the tile's count of each digit, first */
+        s_ticket = atomicAdd(a.ticket, 1u);
+    for (uint32_t d = threadIdx.x; d < bins; d += t.block)
+        sh.place[d] = 0; /* the tile's count of each digit, first */
     __syncthreads();
-    const size_t b = s_ticket;
+    t.b = s_ticket;
+    t.first = warp_striped_first(t.b, t.kpt, t.block);
     uint32_t key[MAX_KPT], pos[MAX_KPT];
-    load_warp_striped(src, n, b, kpt, key);
-    size_t first = warp_striped_first(b, kpt);
+    load_warp_striped(from ? a.keys[1] : a.keys[0], t, key);
 #pragma unroll
     for (int j = 0; j < MAX_KPT; j++)
-        if (j < kpt && first + 32 * j < n) /* the padding is not counted */
-            atomicAdd(&s_place[digit_of(key[j], shift, mask)], 1u);
+        if (j < t.kpt && t.first + 32 * j < t.n) /* the padding is not counted */
+            atomicAdd(&sh.place[digit_of(key[j], t.shift, bins - 1)], 1u);
     __syncthreads();
-    uint32_t count = threadIdx.x < bins ? s_place[threadIdx.x] : 0;
-    for (unsigned waited = 0; (long long)b == test_slow_tile && waited < test_slow_ns;
-         waited += 1000)
-        __nanosleep(1000);
+    uint32_t count = threadIdx.x < bins ? sh.place[threadIdx.x] : 0;
+    TEST_HOLD_TILE(t.b);
     if (threadIdx.x < bins)
-        publish_count(lookback, b, bins, threadIdx.x, count);
-    multisplit_tile(key, pos, kpt, shift, width, s_count, s_masks, s_start, s_scan);
+        publish_count(a.lookback, t.b, bins, threadIdx.x, count);
+    multisplit_tile(key, pos, t, sh);
     if (threadIdx.x < bins) {
-        uint32_t before = look_back(lookback, b, bins, threadIdx.x, count);
-        s_place[threadIdx.x] = starts[threadIdx.x] + before - s_start[threadIdx.x];
-        next_lookback[b * bins + threadIdx.x] = 0;
+        uint32_t before = look_back(a.lookback, t.b, bins, threadIdx.x, count);
+        sh.place[threadIdx.x] = a.starts[threadIdx.x] + before - sh.start[threadIdx.x];
+        a.next_lookback[t.b * bins + threadIdx.x] = 0;
     }
 #pragma unroll
     for (int j = 0; j < MAX_KPT; j++)
-        if (j < kpt)
-            s_tile[pos[j]] = key[j];
-    __syncthreads();
+        if (j < t.kpt)
+            sh.tile[pos[j]] = key[j];
+    __syncthreads(); /* the tile is whole */
+    t.valid = t.n - t.b * tile < tile ? t.n - t.b * tile : tile;
+    write_keys(t, sh, from ? a.keys[0] : a.keys[1]);
+}
 
-    size_t base = b * tile;
-    size_t valid = n - base < tile ? n - base : tile;
-    for (unsigned i = threadIdx.x; i < valid; i += blockDim.x) {
-        uint32_t k = s_tile[i];
-        dst[s_place[digit_of(k, shift, mask)] + i] = k;
-    }
+/* One pass over all tiles: at most 64 registers a thread (2 blocks of 512,
+ * or 4 of 256, on a multiprocessor): with more, fewer tiles are in flight to
+ * hide the look-back's waits. */
+__global__ void __launch_bounds__(512, 2) onesweep_pass(const pass_args a)
+{
+    const tile_view t = {blockDim.x, a.kpt, a.shift, a.width, a.n, 0, 0, 0};
+    pass_tile(a, t);
 }
 
 /* ---- the sort -------------------------------------------------------------- */
 
 typedef struct {
-    size_t n;
     const sort_options *opt;
-    size_t tile, tiles;     /* keys per tile (block x kpt), number of tiles */
+    size_t n;
+    int device;             /* the GPU the sort runs on */
+    size_t tiles;           /* a pass's tiles */
+    uint32_t *keys[2];      /* the ping-pong buffers of keys */
     uint32_t *d_starts;     /* [pass][digit] counts, then where each run starts */
     uint32_t *d_lookback;   /* two tables of tiles x 2^bits words, then the tickets */
     uint32_t *d_tickets;    /* one counter a pass */
     int *d_plan;            /* each pass's plan, then the buffer of the sorted keys */
-    int histogram_blocks;   /* 4 a multiprocessor: the histogram's grid */
+    int histogram_blocks;   /* the histogram's grid: 4 a multiprocessor */
     step_timer timer;
-    sort_report *rep;
 } sort_context;
 
-/* One pass between the two key buffers, as its plan says.  Pass p uses
+/* Pass `pass` between the two buffers, as its plan says.  Pass p uses
  * look-back table p % 2 and clears the other for pass p + 1 (pass p - 1, its
  * last user, has finished; a skipped pass clears it too). */
-static void sort_pass(sort_context *c, uint32_t *d_a, uint32_t *d_b, int pass, int shift,
-                      int width)
+static void sort_pass(sort_context *c, int pass)
 {
     const sort_options *opt = c->opt;
-    size_t bins = (size_t)1 << opt->bits, table = bins * c->tiles;
-    uint32_t *lookback = c->d_lookback + (size_t)(pass % 2) * table;
-    uint32_t *next = c->d_lookback + (size_t)((pass + 1) % 2) * table;
-    onesweep_pass<<<c->tiles, opt->block, downsweep_shared_bytes(opt->block, opt->kpt, width)>>>(
-        d_a, d_b, c->n, pass, shift, width, opt->kpt, c->d_plan, c->d_starts + pass * bins,
-        lookback, next, c->d_tickets + pass);
+    const size_t table = c->tiles << opt->bits;
+    const int shift = pass * opt->bits, width = bits_in_pass(opt->bits, pass);
+    const pass_args a = {
+        .keys = {c->keys[0], c->keys[1]},
+        .n = c->n,
+        .pass = pass,
+        .shift = shift,
+        .width = width,
+        .kpt = opt->kpt,
+        .plan = c->d_plan,
+        .starts = c->d_starts + ((size_t)pass << opt->bits),
+        .lookback = c->d_lookback + (size_t)(pass % 2) * table,
+        .next_lookback = c->d_lookback + (size_t)((pass + 1) % 2) * table,
+        .ticket = c->d_tickets + pass,
+    };
+    size_t shared = layout_of(opt->block, opt->kpt, width).bytes;
+    onesweep_pass<<<c->tiles, opt->block, shared>>>(a);
     CUDA_CHECK_LAUNCH();
     step_timer_mark(&c->timer, pass, STEP_SCATTER);
 }
 
 /* Every pass's digit counts, where each digit's run starts, and the passes'
  * plan - on the GPU: the host launches every pass and waits for nothing. */
-static void histogram(sort_context *c, const uint32_t *d_keys, int passes)
+static void histogram(sort_context *c, int passes)
 {
     const sort_options *opt = c->opt;
-    size_t bins = (size_t)1 << opt->bits;
-    all_pass_histogram<<<c->histogram_blocks, 256, passes * bins * sizeof(uint32_t)>>>(d_keys, c->n, opt->bits,
-                                                                           passes, c->d_starts);
+    const size_t bins = (size_t)1 << opt->bits;
+    const histogram_args h = {
+        .keys = c->keys[0],
+        .n = c->n,
+        .bits = opt->bits,
+        .passes = passes,
+        .counts = c->d_starts,
+    };
+    all_pass_histogram<<<c->histogram_blocks, 256, passes * bins * sizeof(uint32_t)>>>(h);
     CUDA_CHECK_LAUNCH();
     digit_starts<<<1, bins < 32 ? 32 : bins>>>(c->d_starts, opt->bits, passes, c->n, opt->no_skip,
                                                c->d_plan);
@@ -457,38 +550,63 @@ static void histogram(sort_context *c, const uint32_t *d_keys, int passes)
     step_timer_mark(&c->timer, 0, STEP_HISTOGRAM);
 }
 
-static void context_create(sort_context *c, size_t n, const sort_options *opt, sort_report *rep)
+/* The histogram's grid: 4 blocks a multiprocessor. */
+static void histogram_grids(sort_context *c)
+{
+    int multiprocessors = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, c->device));
+    c->histogram_blocks = 4 * multiprocessors;
+}
+
+/* The sort's buffers on the GPU it runs on (filled with garbage where opt
+ * asks: the tests), and its tiles' shape. */
+static void context_create(sort_context *c, size_t n, const sort_options *opt)
 {
     memset(c, 0, sizeof *c);
-    c->n = n;
     c->opt = opt;
-    c->rep = rep;
-    c->tile = (size_t)opt->block * opt->kpt;
-    c->tiles = tiles_for(n, opt);
-    size_t bins = (size_t)1 << opt->bits, table = bins * c->tiles;
-    c->d_starts = (uint32_t *)gpu_alloc(MAX_PASSES * bins * sizeof(uint32_t), opt->poison);
+    c->n = n;
+    CUDA_CHECK(cudaGetDevice(&c->device));
+    c->tiles = tiles_for(n, opt->block, opt->kpt);
+    size_t table = c->tiles << opt->bits;
+    c->d_starts = (uint32_t *)gpu_alloc((MAX_PASSES << opt->bits) * sizeof(uint32_t), opt->poison);
     c->d_lookback = (uint32_t *)gpu_alloc((2 * table + MAX_PASSES) * sizeof(uint32_t), opt->poison);
     c->d_tickets = c->d_lookback + 2 * table;
     c->d_plan = (int *)gpu_alloc((MAX_PASSES + 1) * sizeof(int), opt->poison);
-    CUDA_CHECK(cudaDeviceGetAttribute(&c->histogram_blocks, cudaDevAttrMultiProcessorCount, 0));
-    c->histogram_blocks *= 4;
+    for (int i = 0; i < 2; i++)
+        c->keys[i] = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
+    histogram_grids(c);
     step_timer_create(&c->timer);
 }
 
 /* Before every sort: zero counts, both look-back tables and the tickets. */
 static void context_clear(sort_context *c)
 {
-    size_t bins = (size_t)1 << c->opt->bits, table = bins * c->tiles;
-    CUDA_CHECK(cudaMemsetAsync(c->d_starts, 0, MAX_PASSES * bins * sizeof(uint32_t)));
+    size_t table = c->tiles << c->opt->bits;
+    CUDA_CHECK(cudaMemsetAsync(c->d_starts, 0, (MAX_PASSES << c->opt->bits) * sizeof(uint32_t)));
     CUDA_CHECK(cudaMemsetAsync(c->d_lookback, 0, (2 * table + MAX_PASSES) * sizeof(uint32_t)));
 }
 
 static void context_destroy(sort_context *c)
 {
     step_timer_destroy(&c->timer);
+    for (int i = 0; i < 2; i++)
+        gpu_free(c->keys[i]);
     gpu_free(c->d_plan);
     gpu_free(c->d_lookback);
     gpu_free(c->d_starts);
+}
+
+/* The sorted keys from the buffer the plan names, and which passes were
+ * skipped. */
+static void download(sort_context *c, int passes, uint32_t *keys_out, sort_report *rep)
+{
+    int plan[MAX_PASSES + 1]; /* each pass's plan, then the buffer of the sorted keys */
+    CUDA_CHECK(cudaMemcpy(plan, c->d_plan, (passes + 1) * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int pass = 0; pass < passes; pass++)
+        if (plan[pass] == PLAN_SKIP)
+            rep->skipped |= 1u << pass;
+    const int sorted = plan[passes];
+    CUDA_CHECK(cudaMemcpy(keys_out, c->keys[sorted], c->n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
 }
 
 int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort_options *opt,
@@ -504,29 +622,19 @@ int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort
     /* setup: device buffers and the one upload */
     double t0 = host_time_ms();
     sort_context c;
-    context_create(&c, n, opt, rep);
-    uint32_t *d_a = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
-    uint32_t *d_b = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
-    CUDA_CHECK(cudaMemcpy(d_a, keys_in, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    context_create(&c, n, opt);
+    CUDA_CHECK(cudaMemcpy(c.keys[0], keys_in, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
     rep->setup_ms = host_time_ms() - t0;
 
     step_timer_start(&c.timer);
     context_clear(&c);
-    histogram(&c, d_a, passes);
+    histogram(&c, passes);
     for (int pass = 0; pass < passes; pass++)
-        sort_pass(&c, d_a, d_b, pass, pass * opt->bits, bits_in_pass(opt->bits, pass));
+        sort_pass(&c, pass);
     step_timer_collect(&c.timer, rep);
 
     t0 = host_time_ms();
-    int plan[MAX_PASSES + 1]; /* each pass's plan, then the buffer of the sorted keys */
-    CUDA_CHECK(cudaMemcpy(plan, c.d_plan, (passes + 1) * sizeof(int), cudaMemcpyDeviceToHost));
-    for (int pass = 0; pass < passes; pass++)
-        if (plan[pass] == PLAN_SKIP)
-            rep->skipped |= 1u << pass;
-    const uint32_t *src = plan[passes] ? d_b : d_a;
-    CUDA_CHECK(cudaMemcpy(keys_out, src, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    gpu_free(d_b);
-    gpu_free(d_a);
+    download(&c, passes, keys_out, rep);
     context_destroy(&c);
     rep->setup_ms += host_time_ms() - t0;
     return 0;

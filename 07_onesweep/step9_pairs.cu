@@ -24,7 +24,6 @@
 #include "timer.h"
 
 #include "../05_warp_shuffle/warp_scan.cuh"
-#include "../05_warp_shuffle/warp_multisplit.cuh"
 
 enum { STEP_HISTOGRAM, STEP_SCATTER };
 
@@ -32,7 +31,7 @@ enum { STEP_HISTOGRAM, STEP_SCATTER };
 
 /* The shared memory a block may ask for on every GPU the course builds for
  * (compute capability 7.5 allows 64 KB; later ones more); beyond 48 KB a
- * kernel must ask for it (cudaFuncSetAttribute, in context_create). */
+ * kernel must ask for it (cudaFuncSetAttribute, in allow_shared_memory). */
 #define SHARED_MEMORY_OPTIN (64 * 1024)
 
 /* A look-back word: a tile's state for one digit in the top 2 bits, a count
@@ -49,11 +48,13 @@ enum { STEP_HISTOGRAM, STEP_SCATTER };
  * other write has to become visible with it - no acquire, no release. */
 typedef cuda::atomic_ref<uint32_t, cuda::thread_scope_device> lookback_word;
 
-/* Tests only (07_onesweep/test_hooks.cu sets them): tile test_slow_tile waits
- * test_slow_ns nanoseconds before it publishes its counts - a tile that runs
- * late, to show that the look-back still ends, and ends right. */
-__device__ long long test_slow_tile = -1;
-__device__ unsigned test_slow_ns;
+/* A test may hold a tile back before it publishes its counts, to show that
+ * the tiles after it wait and the sort still ends right: test_hooks.cu
+ * defines this before it includes the step.  The sort's own build compiles
+ * nothing here. */
+#ifndef TEST_HOLD_TILE
+#define TEST_HOLD_TILE(tile)
+#endif
 
 const stage_info STAGE = {
     .name = "07_onesweep",
@@ -68,27 +69,43 @@ const stage_info STAGE = {
     .max_keys = LOOKBACK_COUNT,
 };
 
-/* Shared memory of a pass: the tile - whose words first hold each warp's lane
- * mask of each digit, while the tile is ranked - each warp's count of each
- * digit, each digit's start in the tile and place in the output, the warps'
- * totals. */
-static size_t reorder_words(int block, int kpt, int bits)
+/* ---- a pass's shape and shared memory ------------------------------------- */
+
+/* The block scan's words: a total a warp, and the block's. */
+#define SCAN_WORDS 33
+
+/* Where each part of a pass's shared memory starts, in 32-bit words, for a
+ * tile of block x kpt keys and 2^width digits: the host sizes a launch by it
+ * and the kernel carves its buffer by it, so the two cannot disagree. */
+typedef struct {
+    unsigned tile;   /* the tile's keys, each in its sorted place once ranked; while the tile
+                        is ranked, each warp's lane mask of each digit */
+    unsigned counts; /* each warp's count of each digit */
+    unsigned start;  /* each digit's start in the tile */
+    unsigned place;  /* each digit's place in the output, less its start in the tile */
+    unsigned scan;   /* SCAN_WORDS */
+    unsigned digits; /* pairs: each slot's digit (a byte) for its value */
+    unsigned bytes;  /* all of it */
+} pass_layout;
+
+__host__ __device__ __forceinline__ pass_layout layout_of(unsigned block, unsigned kpt,
+                                                          unsigned width, int pairs)
 {
-    size_t tile = (size_t)block * kpt, masks = (size_t)(block / 32) << bits;
-    return tile > masks ? tile : masks;
+    const unsigned tile = block * kpt, bins = 1u << width, rows = block / 32 * bins;
+    pass_layout l;
+    l.tile = 0;
+    l.counts = tile > rows ? tile : rows;
+    l.start = l.counts + rows;
+    l.place = l.start + bins;
+    l.scan = l.place + bins;
+    l.digits = l.scan + SCAN_WORDS;
+    l.bytes = l.digits * (unsigned)sizeof(uint32_t) + (pairs ? tile : 0);
+    return l;
 }
 
-/* pairs: one byte more a key, the digit of its slot in the sorted tile */
-static size_t downsweep_shared_bytes(int block, int kpt, int bits, int pairs)
+static size_t tiles_for(size_t n, int block, int kpt)
 {
-    size_t bins = (size_t)1 << bits;
-    return (reorder_words(block, kpt, bits) + (block / 32) * bins + 2 * bins + 33) *
-           sizeof(uint32_t) + (pairs ? (size_t)block * kpt : 0);
-}
-
-static size_t tiles_for(size_t n, const sort_options *opt)
-{
-    size_t tile = (size_t)opt->block * opt->kpt;
+    size_t tile = (size_t)block * kpt;
     return (n + tile - 1) / tile;
 }
 
@@ -110,7 +127,7 @@ int stage_check_options(const sort_options *opt, size_t n, char *err, size_t err
                  opt->bits, opt->block, 1 << opt->bits);
         return -1;
     }
-    size_t shared = downsweep_shared_bytes(opt->block, opt->kpt, opt->bits, opt->pairs);
+    size_t shared = layout_of(opt->block, opt->kpt, opt->bits, opt->pairs).bytes;
     if (shared > SHARED_MEMORY_OPTIN) {
         snprintf(err, errlen,
                  "--block %d --kpt %d: a tile of %d keys needs %zu bytes of shared memory, more "
@@ -121,28 +138,30 @@ int stage_check_options(const sort_options *opt, size_t n, char *err, size_t err
     return 0;
 }
 
-/* two key buffers (ping-pong), two look-back tables of 2^k words a tile (one
- * pass's, and the next pass's being cleared), the counts and the tickets */
+/* two key buffers (ping-pong), and two of values with pairs; two look-back
+ * tables of 2^k words a tile (one pass's, and the next pass's being
+ * cleared), the counts and the tickets */
 size_t stage_device_bytes(const sort_options *opt, size_t n)
 {
-    size_t lookback = ((size_t)1 << opt->bits) * tiles_for(n, opt);
-    return (2 * n + 2 * lookback) * sizeof(uint32_t) + (1u << 20);
+    size_t lookback = ((size_t)1 << opt->bits) * tiles_for(n, opt->block, opt->kpt);
+    return ((opt->pairs ? 4 : 2) * n + 2 * lookback) * sizeof(uint32_t) + (1u << 20);
 }
 
 /* Device memory each step moves (L: a pass's look-back words, 2^k a tile):
- * histogram: the keys once, for every pass; scatter, every pass: the keys in
- * and out, L written twice (aggregate, prefix) and cleared for the next pass.
- * 4 + 8 bytes of keys a key and pass: 36 for 4 passes, against 05.4's 48.
- * A skipped pass moves nothing; the model counts every pass. */
+ * histogram: the keys once, for every pass; scatter, every pass: the keys
+ * (and values) in and out, L written twice (aggregate, prefix) and cleared
+ * for the next pass.  4 + 8 bytes of keys a key and pass: 36 for 4 passes,
+ * against 05.4's 48.  A skipped pass moves nothing; the model counts every
+ * pass. */
 double stage_step_bytes(const sort_options *opt, size_t n, int step)
 {
     double passes = passes_in_range(opt), keys = 4.0 * (double)n;
     double values = opt->pairs ? keys : 0.0;
-    double lookback = 4.0 * (double)((size_t)1 << opt->bits) * (double)tiles_for(n, opt);
+    double lookback = 4.0 * (double)((size_t)1 << opt->bits) * (double)tiles_for(n, opt->block, opt->kpt);
     return step == STEP_HISTOGRAM ? keys : passes * (2 * (keys + values) + 3 * lookback);
 }
 
-/* ---- 1. histogram: every pass's digit counts, one read of the keys -------- */
+/* ---- keys and their digits -------------------------------------------------- */
 
 __device__ uint32_t digit_of(uint32_t key, int shift, uint32_t mask) { return (key >> shift) & mask; }
 
@@ -171,56 +190,67 @@ __device__ __forceinline__ uint32_t key_of(uint32_t form, int order)
                              : form;
 }
 
+/* ---- 1. histogram: every pass's digit counts, one read of the keys -------- */
+
+/* What the histogram step reads and writes: its kernels' one argument. */
+typedef struct {
+    const uint32_t *keys;
+    size_t n;
+    int bits, passes;   /* the digits' width, and the passes */
+    int begin, end;     /* the bits sorted by: [begin, end) of the radix form */
+    int order;          /* order_of */
+    uint32_t *counts;   /* counts[p * 2^bits + d]: the keys whose digit of pass p is d */
+} histogram_args;
+
 /* One key's digits, one count each, in the block's counters. */
 __device__ __forceinline__ void count_digits(uint32_t *s_count, uint32_t key, int bits, int passes,
                                              int begin, uint32_t below_end, int order)
 {
     /* bits [begin, end) of the key's radix form, cut out once (below_end: the bits under end) */
-    const uint32_t bins = 1u << bits, form = (radix_form(key, order) & below_end) >> begin;
+    const uint32_t bins = 1u << bits;
+    const uint32_t form = (radix_form(key, order) & below_end) >> begin;
     for (int p = 0; p < passes; p++)
         atomicAdd(&s_count[p * bins + digit_of(form, p * bits, bins - 1)], 1u);
 }
 
 /* This block's share of the keys, counted in s_count, four keys to a 16-byte
  * load. */
-__device__ __forceinline__ void count_keys(uint32_t *s_count, const uint32_t *keys, size_t n,
-                                           int bits, int passes, int begin, uint32_t below_end,
-                                           int order)
+__device__ __forceinline__ void count_keys(uint32_t *s_count, const histogram_args &h, int begin,
+                                           uint32_t below_end, int order)
 {
     const size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const size_t stride = (size_t)gridDim.x * blockDim.x;
-    const uint4 *keys4 = (const uint4 *)keys; /* cudaMalloc aligns to 256 bytes */
-    for (size_t i = first; i < n / 4; i += stride) {
+    const uint4 *keys4 = (const uint4 *)h.keys; /* cudaMalloc aligns to 256 bytes */
+    for (size_t i = first; i < h.n / 4; i += stride) {
         uint4 k = keys4[i];
-        count_digits(s_count, k.x, bits, passes, begin, below_end, order);
-        count_digits(s_count, k.y, bits, passes, begin, below_end, order);
-        count_digits(s_count, k.z, bits, passes, begin, below_end, order);
-        count_digits(s_count, k.w, bits, passes, begin, below_end, order);
+        count_digits(s_count, k.x, h.bits, h.passes, begin, below_end, order);
+        count_digits(s_count, k.y, h.bits, h.passes, begin, below_end, order);
+        count_digits(s_count, k.z, h.bits, h.passes, begin, below_end, order);
+        count_digits(s_count, k.w, h.bits, h.passes, begin, below_end, order);
     }
-    for (size_t i = n / 4 * 4 + first; i < n; i += stride)
-        count_digits(s_count, keys[i], bits, passes, begin, below_end, order);
+    for (size_t i = h.n / 4 * 4 + first; i < h.n; i += stride)
+        count_digits(s_count, h.keys[i], h.bits, h.passes, begin, below_end, order);
 }
 
-/* counts[p * 2^bits + d]: the keys whose digit of pass p is d.  Each block
- * counts its share of the keys in shared memory (one counter a pass and
- * digit), then adds its counts to the global ones. */
-__global__ void all_pass_histogram(const uint32_t *keys, size_t n, int bits, int passes,
-                                   int begin, int end, int order, uint32_t *counts)
+/* Each block counts its share of the keys in shared memory (one counter a
+ * pass and digit), then adds its counts to the global ones. */
+__global__ void all_pass_histogram(const histogram_args h)
 {
     extern __shared__ uint32_t s_count[]; /* passes x 2^bits */
-    const uint32_t bins = 1u << bits, below_end = end == 32 ? 0xFFFFFFFFu : (1u << end) - 1;
-    for (uint32_t i = threadIdx.x; i < passes * bins; i += blockDim.x)
+    const uint32_t bins = 1u << h.bits;
+    const uint32_t below_end = h.end == 32 ? 0xFFFFFFFFu : (1u << h.end) - 1;
+    for (uint32_t i = threadIdx.x; i < h.passes * bins; i += blockDim.x)
         s_count[i] = 0;
     __syncthreads();
-    /* the loop is bound by its instructions: plain u32 keys get a copy without the transform */
-    if (order == KEY_U32 && begin == 0 && end == 32)
-        count_keys(s_count, keys, n, bits, passes, 0, 0xFFFFFFFFu, KEY_U32);
+    /* plain u32 keys of all 32 bits get a copy of the loop without the transform */
+    if (h.order == KEY_U32 && h.begin == 0 && h.end == 32)
+        count_keys(s_count, h, 0, 0xFFFFFFFFu, KEY_U32);
     else
-        count_keys(s_count, keys, n, bits, passes, begin, below_end, order);
+        count_keys(s_count, h, h.begin, below_end, h.order);
     __syncthreads();
-    for (uint32_t i = threadIdx.x; i < passes * bins; i += blockDim.x)
+    for (uint32_t i = threadIdx.x; i < h.passes * bins; i += blockDim.x)
         if (s_count[i] != 0)
-            atomicAdd(&counts[i], s_count[i]);
+            atomicAdd(&h.counts[i], s_count[i]);
 }
 
 /* A pass's plan: skip it, or read buffer `from` (0 or 1) and write the other;
@@ -236,7 +266,7 @@ enum { PLAN_SKIP = 2, PLAN_FIRST = 4, PLAN_LAST = 8 };
 __global__ void digit_starts(uint32_t *counts, int bits, int passes, size_t n, int no_skip,
                              int *plan)
 {
-    __shared__ uint32_t s_warp[33];
+    __shared__ uint32_t s_warp[SCAN_WORDS];
     const uint32_t bins = 1u << bits, d = threadIdx.x;
     int from = 0, first_run = -1, last_run = -1;
     for (int p = 0; p < passes; p++) {
@@ -265,35 +295,84 @@ __global__ void digit_starts(uint32_t *counts, int bits, int passes, size_t n, i
 
 /* ---- 2. a pass: ticket, rank, look back, reorder, write runs ------------ */
 
+/* What one pass reads and writes: its kernel's one argument. */
+typedef struct {
+    uint32_t *keys[2];      /* the key buffers: the pass reads the one its plan names */
+    uint32_t *values[2];    /* the values' buffers, the same way; NULL with keys alone */
+    size_t n;               /* keys */
+    int pass;               /* its plan is plan[pass] */
+    int shift, width;       /* its digit: bits [shift, shift + width) of a key's radix form */
+    int kpt;                /* keys a thread */
+    int order;              /* order_of */
+    const int *plan;        /* every pass's plan (digit_starts) */
+    const uint32_t *starts; /* where the run of each digit starts in the pass's output */
+    uint32_t *lookback;     /* the pass's look-back table: a word a tile and digit */
+    uint32_t *next_lookback; /* the next pass's, its tiles' words cleared as this one runs */
+    uint32_t *ticket;       /* the pass's tile counter */
+} pass_args;
+
+/* A tile as each of its threads sees it. */
+typedef struct {
+    unsigned block; /* threads */
+    int kpt;        /* keys a thread */
+    int shift;      /* the digit: bits [shift, shift + width) */
+    int width;
+    size_t n;       /* the keys of the sort */
+    size_t b;       /* the tile: its ticket */
+    size_t first;   /* the index of this thread's first key; key j is at first + 32 j */
+    size_t valid;   /* the tile's keys below n */
+} tile_view;
+
+/* The arrays of a pass's shared memory, where layout_of puts them. */
+typedef struct {
+    uint32_t *tile, *masks, *counts, *start, *place, *scan;
+    uint8_t *digits;
+    uint32_t *crowding; /* the tile's sum of squared digit counts */
+} pass_shared;
+
+__device__ __forceinline__ pass_shared carve(uint32_t *base, const pass_layout &l,
+                                             uint32_t *crowding)
+{
+    pass_shared s;
+    s.tile = base + l.tile;
+    s.masks = base + l.tile; /* the masks share the tile's words */
+    s.counts = base + l.counts;
+    s.start = base + l.start;
+    s.place = base + l.place;
+    s.scan = base + l.scan;
+    s.digits = (uint8_t *)(base + l.digits);
+    s.crowding = crowding;
+    return s;
+}
+
 /* Warp-striped: warp w holds the contiguous run [w * 32 * kpt, (w + 1) * 32 *
  * kpt) of tile b, and lane l its keys l, l + 32, l + 64 ..., so each load of
  * the warp is 32 neighbouring words.  The index of this thread's first key: */
-__device__ __forceinline__ size_t warp_striped_first(size_t b, int kpt)
+__device__ __forceinline__ size_t warp_striped_first(size_t b, int kpt, unsigned block)
 {
-    return b * blockDim.x * kpt + (threadIdx.x / 32) * 32 * kpt + threadIdx.x % 32;
+    return b * block * kpt + (threadIdx.x / 32) * 32 * kpt + threadIdx.x % 32;
 }
 
-/* key[j] = the key at warp_striped_first(b, kpt) + 32 * j.  Past the end: keys
- * whose bits are all 1, which rank after every real key and are never written. */
-__device__ __forceinline__ void load_warp_striped(const uint32_t *src, size_t n, size_t b,
-                                                  int kpt, uint32_t *key)
+/* key[j] = src[t.first + 32 j].  Past the end: keys whose bits are all 1,
+ * which rank after every real key and are never written. */
+__device__ __forceinline__ void load_warp_striped(const uint32_t *src, const tile_view &t,
+                                                  uint32_t *key)
 {
-    size_t first = warp_striped_first(b, kpt);
 #pragma unroll
     for (int j = 0; j < MAX_KPT; j++)
-        if (j < kpt)
-            key[j] = first + 32 * j < n ? src[first + 32 * j] : 0xFFFFFFFFu;
+        if (j < t.kpt)
+            key[j] = t.first + 32 * j < t.n ? src[t.first + 32 * j] : 0xFFFFFFFFu;
 }
 
-
-/* The place of this lane's key among its warp's keys of its digit so far.
- * Spread keys: each lane sets its bit in its digit's word of the warp's masks,
- * and the word then names the lanes that share the digit - one atomic where
- * 05.3 spends a ballot per bit of the digit; but lanes that share a word take
- * turns at it.  Crowded keys: __match_any_sync names them at once; its cost
- * grows with the number of different digits among the 32 keys instead.  Then,
- * as in rank_in_warp, the lowest such lane updates the warp's count, and it
- * clears the word for the next keys. */
+/* The place of this lane's key among its warp's keys of its digit so far,
+ * from the warp's counts of its digits (a row: count[d]).  Crowded keys:
+ * __match_any_sync names the lanes that share the digit (its cost grows with
+ * the number of different digits among the 32 keys).  Spread keys: each lane
+ * sets its bit in its digit's word of the warp's masks, and the word then
+ * names the lanes that share the digit - one atomic where 05.3 spends a
+ * ballot per bit - though lanes that share a word take turns at it.  Then
+ * the lowest such lane moves the count on and clears the word for the next
+ * keys. */
 __device__ __forceinline__ uint32_t rank_in_warp_by_atomics_or_match(uint32_t digit,
                                                                      uint32_t *masks,
                                                                      uint32_t *count, int crowded)
@@ -317,71 +396,73 @@ __device__ __forceinline__ uint32_t rank_in_warp_by_atomics_or_match(uint32_t di
     return before + __popc(same & ((1u << lane) - 1));
 }
 
-/* Counts first: each warp counts its keys' digits in its own row of s_count -
- * no counter is shared by two warps, so keys of one digit from many warps do
- * not queue for one word.  Thread d (< 2^width) then sums its digit over the
- * rows and returns the tile's count of d; each row's entry becomes where that
- * warp's keys of d start among the tile's keys of d.  *s_crowding gets the sum
- * of the counts' squares: (tile size)^2 times the chance that two keys of the
- * tile share a digit. */
-__device__ __forceinline__ uint32_t count_tile(const uint32_t *key, int kpt, int shift, int width,
-                                               uint32_t *s_count, uint32_t *s_crowding)
+/* Counts first: each warp counts its keys' digits in its own row of counters
+ * - no counter is shared by two warps, so keys of one digit from many warps
+ * do not queue for one word.  Thread d (< 2^width) then walks digit d's
+ * rows: each warp's count of d becomes where its keys of d start among the
+ * tile's keys of d, and it returns the tile's count of d.  *sh.crowding gets
+ * the sum of the counts' squares: (tile size)^2 times the chance that two
+ * keys of the tile share a digit. */
+__device__ __forceinline__ uint32_t count_tile(const uint32_t *key, const tile_view &t,
+                                               const pass_shared &sh)
 {
-    const uint32_t bins = 1u << width, mask = bins - 1;
-    const unsigned warps = blockDim.x / 32;
-    uint32_t *my_count = s_count + threadIdx.x / 32 * bins;
+    const uint32_t bins = 1u << t.width, mask = bins - 1;
+    const unsigned warps = t.block / 32;
+    uint32_t *my_count = sh.counts + threadIdx.x / 32 * bins;
 #pragma unroll
     for (int j = 0; j < MAX_KPT; j++)
-        if (j < kpt)
-            atomicAdd(&my_count[digit_of(key[j], shift, mask)], 1u);
+        if (j < t.kpt)
+            atomicAdd(&my_count[digit_of(key[j], t.shift, mask)], 1u);
     __syncthreads();
     uint32_t count = 0;
     if (threadIdx.x < bins)
         for (unsigned w = 0; w < warps; w++) {
-            uint32_t c = s_count[w * bins + threadIdx.x];
-            s_count[w * bins + threadIdx.x] = count;
+            uint32_t c = sh.counts[w * bins + threadIdx.x];
+            sh.counts[w * bins + threadIdx.x] = count;
             count += c;
         }
     uint32_t squares = count * count; /* at most 8192^2 in all: no overflow */
     for (int offset = 16; offset > 0; offset /= 2)
         squares += __shfl_xor_sync(0xFFFFFFFFu, squares, offset);
     if (threadIdx.x % 32 == 0 && threadIdx.x < bins)
-        atomicAdd(s_crowding, squares);
+        atomicAdd(sh.crowding, squares);
     return count;
 }
 
-/* Ranks the tile held warp-striped in key[] by digit: pos[j] becomes the place
- * of key j in the tile stably sorted by digit.  Thread d brings the tile's
- * count of digit d (count_tile's); s_start[d] gets where its run starts, and
- * every row's entry of d moves up by as much, so that the ranking's running
- * counts are places in the tile: a key's rank in its warp is its place.
- * s_masks: each warp's lane mask of each digit, as many words as s_count.  A
- * tile is crowded where two of its keys share a digit with a chance above
- * 1/32 (spread keys: 1/256): then its warps rank by match, not by atomics. */
-__device__ __forceinline__ void rank_tile(const uint32_t *key, uint32_t *pos, int kpt, int shift,
-                                          int width, uint32_t count, uint32_t *s_count,
-                                          uint32_t *s_masks, uint32_t *s_start, uint32_t *s_scan,
-                                          const uint32_t *s_crowding)
+/* Thread d brings the tile's count of digit d (count_tile's): sh.start[d]
+ * gets where its run starts in the tile, and every warp's entry of d moves up
+ * by as much, so that the ranking's running counts are places in the tile. */
+__device__ __forceinline__ void counts_to_places(const tile_view &t, const pass_shared &sh,
+                                                 uint32_t count)
 {
-    const uint32_t bins = 1u << width, mask = bins - 1;
-    const unsigned warp = threadIdx.x / 32, warps = blockDim.x / 32;
-    uint32_t *my_count = s_count + warp * bins; /* this warp's next place of each digit */
-    uint32_t *my_masks = s_masks + warp * bins;
+    const uint32_t bins = 1u << t.width;
     uint32_t all;
-    uint32_t start = block_exclusive_scan(count, s_scan, &all); /* ends with a barrier */
-    const uint32_t tile = blockDim.x * kpt;
-    const int crowded = *s_crowding > tile * tile / 32; /* read after the scan's barriers */
+    uint32_t start = block_exclusive_scan(count, sh.scan, &all); /* ends with a barrier */
     if (threadIdx.x < bins) {
-        s_start[threadIdx.x] = start;
-        for (unsigned w = 0; w < warps; w++)
-            s_count[w * bins + threadIdx.x] += start;
+        sh.start[threadIdx.x] = start;
+        for (unsigned w = 0; w < t.block / 32; w++)
+            sh.counts[w * bins + threadIdx.x] += start;
     }
     __syncthreads();
+}
+
+/* Ranks the tile held warp-striped in key[] by digit: pos[j] becomes the
+ * place of key j in the tile stably sorted by digit; a key's rank in its warp
+ * is its place.  A tile is crowded where two of its keys share a digit with a
+ * chance above 1/32 (spread keys: 1/256): its warps rank by match. */
+__device__ __forceinline__ void rank_tile(const uint32_t *key, uint32_t *pos, const tile_view &t,
+                                          const pass_shared &sh)
+{
+    const uint32_t bins = 1u << t.width, mask = bins - 1;
+    const unsigned warp = threadIdx.x / 32, tile = t.block * t.kpt;
+    uint32_t *my_count = sh.counts + warp * bins; /* this warp's next place of each digit */
+    uint32_t *my_masks = sh.masks + warp * bins;
+    const int crowded = *sh.crowding > tile * tile / 32;
 #pragma unroll
     for (int j = 0; j < MAX_KPT; j++) /* the warp's keys in input order: stable */
-        if (j < kpt)
-            pos[j] = rank_in_warp_by_atomics_or_match(digit_of(key[j], shift, mask), my_masks, my_count,
-                                                      crowded);
+        if (j < t.kpt)
+            pos[j] = rank_in_warp_by_atomics_or_match(digit_of(key[j], t.shift, mask), my_masks,
+                                                      my_count, crowded);
     __syncthreads(); /* the masks share their words with the tile */
 }
 
@@ -419,158 +500,197 @@ __device__ uint32_t look_back(uint32_t *lookback, size_t b, uint32_t bins, uint3
     return before;
 }
 
-/* One pass over all tiles, from buffer plan[pass] into the other (or none:
- * a skipped pass returns at once).  A block takes the next tile by ticket (so
- * that the tiles it waits on belong to blocks that started before it), counts
- * its digits and publishes the counts, ranks the tile, finds each digit's
- * place in the output - where the digit's run starts (starts[d]) plus the
- * tile's prefix from the look-back - reorders the tile in shared memory and
- * writes each run of equal digits to consecutive addresses.  It also clears
- * its tile's words of the next pass's look-back table.  At most 64 registers a
- * thread (2 blocks of 512, or 4 of 256, on a multiprocessor): with more, fewer
- * tiles are in flight to hide the look-back's waits. */
-__global__ void __launch_bounds__(512, 2) onesweep_pass(uint32_t *buffer0, uint32_t *buffer1, uint32_t *values0, uint32_t *values1,
-                              size_t n, int pass, int shift, int width, int order, int kpt,
-                              const int *plan,
-                              const uint32_t *starts, uint32_t *lookback,
-                              uint32_t *next_lookback, uint32_t *tickets)
+/* Where a pass writes: the buffers its plan does not read; the last pass
+ * that runs turns the radix forms back into keys (key_of). */
+typedef struct {
+    uint32_t *keys, *values;
+    int last, order;
+} pass_out;
+
+/* Each key of the tile, in its sorted place i, goes to its digit's run of
+ * this tile in the output (sh.place[d] + i).  With values each slot keeps its
+ * digit for its value. */
+__device__ __forceinline__ void write_keys(const tile_view &t, const pass_shared &sh,
+                                           const pass_out &out)
 {
-    extern __shared__ uint32_t shared[];
-    __shared__ uint32_t s_ticket, s_crowding; /* the tile's number, its sum of squared counts */
-    const uint32_t bins = 1u << width, mask = bins - 1;
-    const unsigned tile = blockDim.x * kpt;
-    const unsigned masks = blockDim.x / 32 * bins;
-    uint32_t *s_tile = shared;                           /* tile words ... */
-    uint32_t *s_masks = shared; /* ... which hold the masks while the tile is ranked */
-    uint32_t *s_count = s_tile + (tile > masks ? tile : masks); /* (blockDim.x / 32) x bins */
-    uint32_t *s_start = s_count + masks;                  /* bins words */
-    uint32_t *s_place = s_start + bins;                   /* bins words */
-    uint32_t *s_scan = s_place + bins;                    /* 33 words */
-    uint8_t *s_digit = (uint8_t *)(s_scan + 33);          /* pairs: a byte a key */
-
-    const int step_plan = plan[pass];
-    if (step_plan == PLAN_SKIP) { /* nothing to move; the next pass's table still needs clearing */
-        for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x)
-            next_lookback[(size_t)blockIdx.x * bins + d] = 0;
-        return;
-    }
-    const int from = step_plan & 1;
-    const uint32_t *src = from ? buffer1 : buffer0;
-    uint32_t *dst = from ? buffer0 : buffer1;
-    if (threadIdx.x == 0) {
-        s_ticket = atomicAdd(tickets, 1u);
-        s_crowding = 0;
-    }
-    for (uint32_t i = threadIdx.x; i < masks; i += blockDim.x)
-        s_count[i] = s_masks[i] = 0;
-    __syncthreads();
-    const size_t b = s_ticket;
-    uint32_t key[MAX_KPT], pos[MAX_KPT];
-    load_warp_striped(src, n, b, kpt, key);
-    size_t first = warp_striped_first(b, kpt);
-    if (step_plan & PLAN_FIRST) /* the keys' radix forms, from their first read on */
-#pragma unroll
-        for (int j = 0; j < MAX_KPT; j++)
-            if (j < kpt && first + 32 * j < n) /* the padding stays the largest form */
-                key[j] = radix_form(key[j], order);
-    uint32_t count = count_tile(key, kpt, shift, width, s_count, &s_crowding);
-    size_t base = b * tile;
-    size_t valid = n - base < tile ? n - base : tile;
-    /* the padding, all of the last digit, is ranked but not published */
-    uint32_t real = count - (threadIdx.x == mask ? (uint32_t)(tile - valid) : 0);
-    for (unsigned waited = 0; (long long)b == test_slow_tile && waited < test_slow_ns;
-         waited += 1000)
-        __nanosleep(1000);
-    if (threadIdx.x < bins)
-        publish_count(lookback, b, bins, threadIdx.x, real);
-    rank_tile(key, pos, kpt, shift, width, count, s_count, s_masks, s_start, s_scan, &s_crowding);
-    if (threadIdx.x < bins) {
-        uint32_t before = look_back(lookback, b, bins, threadIdx.x, real);
-        s_place[threadIdx.x] = starts[threadIdx.x] + before - s_start[threadIdx.x];
-        next_lookback[b * bins + threadIdx.x] = 0;
-    }
-#pragma unroll
-    for (int j = 0; j < MAX_KPT; j++)
-        if (j < kpt)
-            s_tile[pos[j]] = key[j];
-    /* WRITE BEGIN pairs: pairs: the values of a tile loaded while its keys go out, each value put in its key's slot of the reorder buffer and written where that key went */
-    const uint32_t *vsrc = from ? values1 : values0;
-    uint32_t *vdst = from ? values0 : values1;
-    if (values0) /* the values' loads are in flight while the keys go out */
-        load_warp_striped(vsrc, n, b, kpt, key);
-    /* WRITE END pairs */
-    __syncthreads();
-
-    for (unsigned i = threadIdx.x; i < valid; i += blockDim.x) {
-        uint32_t k = s_tile[i], d = digit_of(k, shift, mask);
-        dst[s_place[d] + i] = step_plan & PLAN_LAST ? key_of(k, order) : k;
-        /* WRITE BEGIN pairs: pairs: the values of a tile loaded while its keys go out, each value put in its key's slot of the reorder buffer and written where that key went */
+    const uint32_t mask = (1u << t.width) - 1;
+    for (unsigned i = threadIdx.x; i < t.valid; i += t.block) {
+        uint32_t k = sh.tile[i], d = digit_of(k, t.shift, mask);
+        out.keys[sh.place[d] + i] = out.last ? key_of(k, out.order) : k;
+        /* WRITE BEGIN pairs: the values loaded while the keys go out, then each to where its key went */
         /* LAB BEGIN slot_digit: with values, keep the digit of slot i for its value */
-        if (values0)
-            s_digit[i] = (uint8_t)d;
+        if (out.values)
+            sh.digits[i] = (uint8_t)d;
         /* LAB END slot_digit */
         /* WRITE END pairs */
     }
-    /* WRITE BEGIN pairs: pairs: the values of a tile loaded while its keys go out, each value put in its key's slot of the reorder buffer and written where that key went */
-    if (!values0)
-        return;
-    /* the values: each takes its key's place in the tile, then goes where the
-     * key in that place went */
+}
+
+/* The values: each takes its key's place in the tile, then goes where the key
+ * of that place went. */
+__device__ __forceinline__ void write_values(const uint32_t *value, const uint32_t *pos,
+                                             const tile_view &t, const pass_shared &sh,
+                                             const pass_out &out)
+{
+    /* WRITE BEGIN pairs: the values loaded while the keys go out, then each to where its key went */
+    /* WRITE STUB (void)value; (void)pos; (void)t; (void)sh; (void)out; */
     __syncthreads(); /* every key has left the reorder buffer */
 #pragma unroll
     for (int j = 0; j < MAX_KPT; j++)
-        if (j < kpt)
-            s_tile[pos[j]] = key[j];
+        if (j < t.kpt)
+            sh.tile[pos[j]] = value[j];
     __syncthreads();
     /* LAB BEGIN value_scatter: write the value in slot i of the tile where the key of slot i went */
-    for (unsigned i = threadIdx.x; i < valid; i += blockDim.x)
-        vdst[s_place[s_digit[i]] + i] = s_tile[i];
+    for (unsigned i = threadIdx.x; i < t.valid; i += t.block)
+        out.values[sh.place[sh.digits[i]] + i] = sh.tile[i];
     /* LAB END value_scatter */
     /* WRITE END pairs */
+}
+
+/* One tile of a pass, from the buffer its plan names into the other (or
+ * none: a skipped pass returns at once, once its block has cleared a tile's
+ * words of the next pass's table).  A block takes the next tile by
+ * ticket (so that the tiles it waits on belong to blocks that started before
+ * it), counts its digits and publishes the counts, ranks the tile, finds each
+ * digit's place in the output - where the digit's run starts plus the tile's
+ * prefix from the look-back - and writes each run of equal digits to
+ * consecutive addresses.  It also clears its tile's words of the next pass's
+ * look-back table. */
+__device__ __forceinline__ void pass_tile(const pass_args &a, tile_view t)
+{
+    extern __shared__ uint32_t shared[];
+    __shared__ uint32_t s_ticket, s_crowding;
+    const pass_shared sh = carve(shared, layout_of(t.block, t.kpt, t.width, a.values[0] != NULL),
+                                 &s_crowding);
+    const uint32_t bins = 1u << t.width;
+    const unsigned tile = t.block * t.kpt, rows = t.block / 32 * bins;
+
+    const int plan = a.plan[a.pass];
+    if (plan == PLAN_SKIP) { /* nothing to move; the next pass's table still needs clearing */
+        for (uint32_t d = threadIdx.x; d < bins; d += t.block)
+            a.next_lookback[(size_t)blockIdx.x * bins + d] = 0;
+        return;
+    }
+    const int from = plan & 1;
+    if (threadIdx.x == 0) {
+        s_ticket = atomicAdd(a.ticket, 1u);
+        s_crowding = 0;
+    }
+    for (uint32_t i = threadIdx.x; i < rows; i += t.block)
+        sh.counts[i] = sh.masks[i] = 0;
+    __syncthreads();
+    t.b = s_ticket;
+    t.first = warp_striped_first(t.b, t.kpt, t.block);
+    uint32_t key[MAX_KPT], pos[MAX_KPT], value[MAX_KPT];
+    load_warp_striped(from ? a.keys[1] : a.keys[0], t, key);
+    if (plan & PLAN_FIRST) /* the keys' radix forms, from their first read on */
+#pragma unroll
+        for (int j = 0; j < MAX_KPT; j++)
+            if (j < t.kpt && t.first + 32 * j < t.n) /* the padding stays the largest form */
+                key[j] = radix_form(key[j], a.order);
+    uint32_t count = count_tile(key, t, sh);
+    t.valid = t.n - t.b * tile < tile ? t.n - t.b * tile : tile;
+    /* the padding, all of the last digit, is ranked but not published */
+    uint32_t real = count - (threadIdx.x == bins - 1 ? (uint32_t)(tile - t.valid) : 0);
+    TEST_HOLD_TILE(t.b);
+    if (threadIdx.x < bins)
+        publish_count(a.lookback, t.b, bins, threadIdx.x, real);
+    counts_to_places(t, sh, count);
+    rank_tile(key, pos, t, sh);
+    if (threadIdx.x < bins) {
+        uint32_t before = look_back(a.lookback, t.b, bins, threadIdx.x, real);
+        sh.place[threadIdx.x] = a.starts[threadIdx.x] + before - sh.start[threadIdx.x];
+        a.next_lookback[t.b * bins + threadIdx.x] = 0;
+    }
+#pragma unroll
+    for (int j = 0; j < MAX_KPT; j++)
+        if (j < t.kpt)
+            sh.tile[pos[j]] = key[j];
+    const pass_out out = {from ? a.keys[0] : a.keys[1], from ? a.values[0] : a.values[1],
+                          plan & PLAN_LAST, a.order};
+    /* WRITE BEGIN pairs: the values loaded while the keys go out, then each to where its key went */
+    if (out.values) /* the values' loads are in flight while the keys go out */
+        load_warp_striped(from ? a.values[1] : a.values[0], t, value);
+    /* WRITE END pairs */
+    __syncthreads(); /* the tile is whole */
+    write_keys(t, sh, out);
+    if (out.values)
+        write_values(value, pos, t, sh, out);
+}
+
+/* One pass over all tiles: at most 64 registers a thread (2 blocks of 512,
+ * or 4 of 256, on a multiprocessor): with more, fewer tiles are in flight to
+ * hide the look-back's waits. */
+__global__ void __launch_bounds__(512, 2) onesweep_pass(const pass_args a)
+{
+    const tile_view t = {blockDim.x, a.kpt, a.shift, a.width, a.n, 0, 0, 0};
+    pass_tile(a, t);
 }
 
 /* ---- the sort -------------------------------------------------------------- */
 
 typedef struct {
-    size_t n;
     const sort_options *opt;
-    size_t tile, tiles;     /* keys per tile (block x kpt), number of tiles */
+    size_t n;
+    int device;             /* the GPU the sort runs on */
+    size_t tiles;           /* a pass's tiles */
+    uint32_t *keys[2];      /* the ping-pong buffers of keys */
+    uint32_t *values[2];    /* ... and of values (NULL with keys alone) */
     uint32_t *d_starts;     /* [pass][digit] counts, then where each run starts */
     uint32_t *d_lookback;   /* two tables of tiles x 2^bits words, then the tickets */
     uint32_t *d_tickets;    /* one counter a pass */
     int *d_plan;            /* each pass's plan, then the buffer of the sorted keys */
-    int histogram_blocks;   /* 4 a multiprocessor: the histogram's grid */
+    int histogram_blocks;   /* the histogram's grid: 4 a multiprocessor */
     step_timer timer;
-    sort_report *rep;
 } sort_context;
 
-/* One pass between the two key buffers, as its plan says.  Pass p uses
+/* Pass `pass` between the two buffers, as its plan says.  Pass p uses
  * look-back table p % 2 and clears the other for pass p + 1 (pass p - 1, its
  * last user, has finished; a skipped pass clears it too). */
-static void sort_pass(sort_context *c, uint32_t *d_a, uint32_t *d_b, uint32_t *d_va,
-                      uint32_t *d_vb, int pass, int shift, int width)
+static void sort_pass(sort_context *c, int pass)
 {
     const sort_options *opt = c->opt;
-    size_t bins = (size_t)1 << opt->bits, table = bins * c->tiles;
-    uint32_t *lookback = c->d_lookback + (size_t)(pass % 2) * table;
-    uint32_t *next = c->d_lookback + (size_t)((pass + 1) % 2) * table;
-    onesweep_pass<<<c->tiles, opt->block, downsweep_shared_bytes(opt->block, opt->kpt, width, d_va != NULL)>>>(
-        d_a, d_b, d_va, d_vb, c->n, pass, shift, width, order_of(opt), opt->kpt, c->d_plan,
-        c->d_starts + pass * bins,
-        lookback, next, c->d_tickets + pass);
+    const size_t table = c->tiles << opt->bits;
+    const int shift = first_bit(opt) + pass * opt->bits;
+    const int width = last_bit(opt) - shift < opt->bits ? last_bit(opt) - shift : opt->bits;
+    const pass_args a = {
+        .keys = {c->keys[0], c->keys[1]},
+        .values = {c->values[0], c->values[1]},
+        .n = c->n,
+        .pass = pass,
+        .shift = shift,
+        .width = width,
+        .kpt = opt->kpt,
+        .order = order_of(opt),
+        .plan = c->d_plan,
+        .starts = c->d_starts + ((size_t)pass << opt->bits),
+        .lookback = c->d_lookback + (size_t)(pass % 2) * table,
+        .next_lookback = c->d_lookback + (size_t)((pass + 1) % 2) * table,
+        .ticket = c->d_tickets + pass,
+    };
+    size_t shared = layout_of(opt->block, opt->kpt, width, opt->pairs).bytes;
+    onesweep_pass<<<c->tiles, opt->block, shared>>>(a);
     CUDA_CHECK_LAUNCH();
     step_timer_mark(&c->timer, pass, STEP_SCATTER);
 }
 
 /* Every pass's digit counts, where each digit's run starts, and the passes'
  * plan - on the GPU: the host launches every pass and waits for nothing. */
-static void histogram(sort_context *c, const uint32_t *d_keys, int passes)
+static void histogram(sort_context *c, int passes)
 {
     const sort_options *opt = c->opt;
-    size_t bins = (size_t)1 << opt->bits;
-    all_pass_histogram<<<c->histogram_blocks, 256, passes * bins * sizeof(uint32_t)>>>(
-        d_keys, c->n, opt->bits, passes, first_bit(opt), last_bit(opt), order_of(opt),
-        c->d_starts);
+    const size_t bins = (size_t)1 << opt->bits;
+    const histogram_args h = {
+        .keys = c->keys[0],
+        .n = c->n,
+        .bits = opt->bits,
+        .passes = passes,
+        .begin = first_bit(opt),
+        .end = last_bit(opt),
+        .order = order_of(opt),
+        .counts = c->d_starts,
+    };
+    all_pass_histogram<<<c->histogram_blocks, 256, passes * bins * sizeof(uint32_t)>>>(h);
     CUDA_CHECK_LAUNCH();
     digit_starts<<<1, bins < 32 ? 32 : bins>>>(c->d_starts, opt->bits, passes, c->n, opt->no_skip,
                                                c->d_plan);
@@ -578,40 +698,81 @@ static void histogram(sort_context *c, const uint32_t *d_keys, int passes)
     step_timer_mark(&c->timer, 0, STEP_HISTOGRAM);
 }
 
-static void context_create(sort_context *c, size_t n, const sort_options *opt, sort_report *rep)
+/* Beyond 48 KB a kernel must ask for its shared memory: the pass kernel, for
+ * the tile it runs. */
+static void allow_shared_memory(const sort_context *c)
+{
+    const sort_options *opt = c->opt;
+    const int shared = (int)layout_of(opt->block, opt->kpt, opt->bits, opt->pairs).bytes;
+    CUDA_CHECK(cudaFuncSetAttribute(onesweep_pass, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
+}
+
+/* The histogram's grid: 4 blocks a multiprocessor. */
+static void histogram_grids(sort_context *c)
+{
+    int multiprocessors = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, c->device));
+    c->histogram_blocks = 4 * multiprocessors;
+}
+
+/* The sort's buffers on the GPU it runs on (filled with garbage where opt
+ * asks: the tests), and its tiles' shape. */
+static void context_create(sort_context *c, size_t n, const sort_options *opt)
 {
     memset(c, 0, sizeof *c);
-    c->n = n;
     c->opt = opt;
-    c->rep = rep;
-    c->tile = (size_t)opt->block * opt->kpt;
-    c->tiles = tiles_for(n, opt);
-    size_t bins = (size_t)1 << opt->bits, table = bins * c->tiles;
-    c->d_starts = (uint32_t *)gpu_alloc(MAX_PASSES * bins * sizeof(uint32_t), opt->poison);
+    c->n = n;
+    CUDA_CHECK(cudaGetDevice(&c->device));
+    c->tiles = tiles_for(n, opt->block, opt->kpt);
+    size_t table = c->tiles << opt->bits;
+    c->d_starts = (uint32_t *)gpu_alloc((MAX_PASSES << opt->bits) * sizeof(uint32_t), opt->poison);
     c->d_lookback = (uint32_t *)gpu_alloc((2 * table + MAX_PASSES) * sizeof(uint32_t), opt->poison);
     c->d_tickets = c->d_lookback + 2 * table;
     c->d_plan = (int *)gpu_alloc((MAX_PASSES + 1) * sizeof(int), opt->poison);
-    CUDA_CHECK(cudaDeviceGetAttribute(&c->histogram_blocks, cudaDevAttrMultiProcessorCount, 0));
-    CUDA_CHECK(cudaFuncSetAttribute(onesweep_pass, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)downsweep_shared_bytes(opt->block, opt->kpt, opt->bits, 1)));
-    c->histogram_blocks *= 4;
+    for (int i = 0; i < 2; i++) {
+        c->keys[i] = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
+        c->values[i] = opt->pairs ? (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison) : NULL;
+    }
+    allow_shared_memory(c);
+    histogram_grids(c);
     step_timer_create(&c->timer);
 }
 
 /* Before every sort: zero counts, both look-back tables and the tickets. */
 static void context_clear(sort_context *c)
 {
-    size_t bins = (size_t)1 << c->opt->bits, table = bins * c->tiles;
-    CUDA_CHECK(cudaMemsetAsync(c->d_starts, 0, MAX_PASSES * bins * sizeof(uint32_t)));
+    size_t table = c->tiles << c->opt->bits;
+    CUDA_CHECK(cudaMemsetAsync(c->d_starts, 0, (MAX_PASSES << c->opt->bits) * sizeof(uint32_t)));
     CUDA_CHECK(cudaMemsetAsync(c->d_lookback, 0, (2 * table + MAX_PASSES) * sizeof(uint32_t)));
 }
 
 static void context_destroy(sort_context *c)
 {
     step_timer_destroy(&c->timer);
+    for (int i = 0; i < 2; i++) {
+        gpu_free(c->values[i]);
+        gpu_free(c->keys[i]);
+    }
     gpu_free(c->d_plan);
     gpu_free(c->d_lookback);
     gpu_free(c->d_starts);
+}
+
+/* The sorted keys (and values) from the buffer the plan names, and which
+ * passes were skipped. */
+static void download(sort_context *c, int passes, uint32_t *keys_out, uint32_t *values_out,
+                     sort_report *rep)
+{
+    int plan[MAX_PASSES + 1]; /* each pass's plan, then the buffer of the sorted keys */
+    CUDA_CHECK(cudaMemcpy(plan, c->d_plan, (passes + 1) * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int pass = 0; pass < passes; pass++)
+        if (plan[pass] == PLAN_SKIP)
+            rep->skipped |= 1u << pass;
+    const int sorted = plan[passes];
+    CUDA_CHECK(cudaMemcpy(keys_out, c->keys[sorted], c->n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    if (values_out)
+        CUDA_CHECK(cudaMemcpy(values_out, c->values[sorted], c->n * sizeof(uint32_t),
+                              cudaMemcpyDeviceToHost));
 }
 
 /* Keys (and values, where values_in is not NULL) sorted by bits [begin, end)
@@ -622,6 +783,9 @@ int stage_sort_pairs(const uint32_t *keys_in, const uint32_t *values_in, uint32_
 {
     (void)err;
     (void)errlen;
+    sort_options own = *opt; /* pairs where values come: the tile's shared memory follows them */
+    own.pairs = values_in != NULL;
+    opt = &own;
     int passes = passes_in_range(opt);
     report_clear(rep, passes);
     if (n == 0)
@@ -630,43 +794,21 @@ int stage_sort_pairs(const uint32_t *keys_in, const uint32_t *values_in, uint32_
     /* setup: device buffers and the one upload */
     double t0 = host_time_ms();
     sort_context c;
-    context_create(&c, n, opt, rep);
-    uint32_t *d_a = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
-    uint32_t *d_b = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
-    uint32_t *d_va = NULL, *d_vb = NULL;
-    CUDA_CHECK(cudaMemcpy(d_a, keys_in, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    if (values_in) {
-        d_va = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
-        d_vb = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
-        CUDA_CHECK(cudaMemcpy(d_va, values_in, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    }
+    context_create(&c, n, opt);
+    CUDA_CHECK(cudaMemcpy(c.keys[0], keys_in, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    if (values_in)
+        CUDA_CHECK(cudaMemcpy(c.values[0], values_in, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
     rep->setup_ms = host_time_ms() - t0;
 
     step_timer_start(&c.timer);
     context_clear(&c);
-    histogram(&c, d_a, passes);
-    for (int pass = 0; pass < passes; pass++) {
-        int shift = first_bit(opt) + pass * opt->bits;
-        int width = last_bit(opt) - shift < opt->bits ? last_bit(opt) - shift : opt->bits;
-        sort_pass(&c, d_a, d_b, d_va, d_vb, pass, shift, width);
-    }
+    histogram(&c, passes);
+    for (int pass = 0; pass < passes; pass++)
+        sort_pass(&c, pass);
     step_timer_collect(&c.timer, rep);
 
     t0 = host_time_ms();
-    int plan[MAX_PASSES + 1]; /* each pass's plan, then the buffer of the sorted keys */
-    CUDA_CHECK(cudaMemcpy(plan, c.d_plan, (passes + 1) * sizeof(int), cudaMemcpyDeviceToHost));
-    for (int pass = 0; pass < passes; pass++)
-        if (plan[pass] == PLAN_SKIP)
-            rep->skipped |= 1u << pass;
-    const uint32_t *src = plan[passes] ? d_b : d_a;
-    CUDA_CHECK(cudaMemcpy(keys_out, src, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    if (values_in)
-        CUDA_CHECK(cudaMemcpy(values_out, plan[passes] ? d_vb : d_va, n * sizeof(uint32_t),
-                              cudaMemcpyDeviceToHost));
-    gpu_free(d_vb);
-    gpu_free(d_va);
-    gpu_free(d_b);
-    gpu_free(d_a);
+    download(&c, passes, keys_out, values_out, rep);
     context_destroy(&c);
     rep->setup_ms += host_time_ms() - t0;
     return 0;

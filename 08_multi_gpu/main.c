@@ -486,7 +486,7 @@ int main(int argc, char **argv)
             printf("  split                %9.3f   the boundary digits' runs sorted, the keys at the shares found\n", s_ms);
         printf("  exchange             %9.3f   %.3f GB between GPUs, %.1f GB/s a GPU\n", e_ms, moved,
                e_ms > 0 ? moved / w.nranks / (e_ms / 1000.0) : 0.0);
-        printf("  local sort           %9.3f   07.16 on each GPU's part\n", l_ms);
+        printf("  local sort           %9.3f   onesweep on each GPU's part\n", l_ms);
         printf("  sort                 %9.3f   %.2f Gkeys/s\n", sort_ms, o.n / (sort_ms / 1000.0) / 1e9);
         if (comp_status == 0)
             printf("  composition          %9.3f   CUB partition, NCCL, CUB sort: this sort takes %.2fx its time\n",

@@ -1,10 +1,10 @@
 /*
- * 08_multi_gpu/onesweep_lib.cu - stage 07's step 07.16, used as a library by stage 08
- * (onesweep_lib.h).  It includes the step's file, as stage 07's test hooks do, so that
- * stage 08 runs 07's kernels on device arrays without a copy of them; sorts of more keys
- * than 07 sorts at once take the large path below, still with 07's kernels.
+ * 08_multi_gpu/onesweep_lib.cu - the onesweep sort of onesweep_kernels.cu, used as a
+ * library by stage 08 (onesweep_lib.h): it includes the kernels' file, as stage 07's test
+ * hooks include a step, so that stage 08 runs them on device arrays; sorts of more keys
+ * than one launch sorts take the large path below, still with those kernels.
  */
-#include "../07_onesweep/step16_ranks_from_counts.cu"
+#include "onesweep_kernels.cu"
 #include "onesweep_lib.h"
 
 /* The library's digits are 07's default 8 bits. */

@@ -1,6 +1,7 @@
 /*
- * 08_multi_gpu/onesweep_lib.h - stage 07's step 07.16 as a library on device arrays,
- * for the steps of stage 08: each GPU counts, partitions and sorts its keys with it.
+ * 08_multi_gpu/onesweep_lib.h - stage 07's onesweep sort (onesweep_kernels.cu) as a
+ * library on device arrays, for the steps of stage 08: each GPU counts, partitions and
+ * sorts its keys with it.
  *
  * Every call works on the current device (cudaSetDevice) and its legacy default
  * stream, as stage 07 does; a stream made with cudaStreamCreate is ordered with it.

@@ -12,7 +12,7 @@
  *   digits allow - step 08.2 makes them exact.
  *
  * Phases: count (histogram, all-gather), partition (a pass by the top digit), exchange
- * (send and receive), local sort (07.16 on what arrived); each waits for the one before.
+ * (send and receive), local sort (onesweep on what arrived); each waits for the one before.
  *
  * Run:  build/bin/08_multi_gpu -n 268435456 --verbose
  */
@@ -140,7 +140,7 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
     mg_world_sync(w);
     double start = host_time_ms(), t0 = start;
 
-    if (w->nranks == 1) { /* one GPU: 07.16, nothing to exchange */
+    if (w->nranks == 1) { /* one GPU: onesweep alone, nothing to exchange */
         mg_part *p = &w->part[0];
         CUDA_CHECK(cudaSetDevice(p->device));
         p->sorted = p->d_keys;

@@ -279,7 +279,7 @@ int mg_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
     mg_world_sync(w);
     double start = host_time_ms(), t0 = start;
 
-    if (w->nranks == 1) { /* one GPU: 07.16, nothing to exchange */
+    if (w->nranks == 1) { /* one GPU: onesweep alone, nothing to exchange */
         mg_part *p = &w->part[0];
         CUDA_CHECK(cudaSetDevice(p->device));
         p->sorted = p->d_keys;

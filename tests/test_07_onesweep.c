@@ -78,7 +78,7 @@ static void test_bytes_model(void)
     const size_t n = ((size_t)1 << 24) + 1;
     double histogram = stage_step_bytes(&STAGE.defaults, n, 0);
     double all = histogram + stage_step_bytes(&STAGE.defaults, n, 1);
-#if STEP >= 14 /* the histogram kernel also clears the first pass's look-back table */
+#if STEP >= 13 /* the histogram kernel also clears the look-back table */
     double table = 4.0 * 256 * (double)((n + 8191) / 8192);
     CHECK_MSG(histogram == 4.0 * n + table, "histogram: %.4f B/key", histogram / n);
 #else
@@ -360,6 +360,19 @@ static void check_ordered(const char *label, const sort_options *opt, const uint
     CHECK_MSG(check_ordered_sort(label, opt, keys, n, pairs, msg, sizeof msg) == 0, "%s", msg);
 }
 
+#if STEP >= 11
+/* One sort of n keys of dist (from seed), pairs or keys alone, against the ordered
+ * reference: what the tests of a tile's sizes sort. */
+static void check_made(const char *label, const sort_options *opt, size_t n, key_dist dist,
+                       uint64_t seed, int pairs)
+{
+    uint32_t *keys = alloc_u32(n);
+    make_keys(keys, n, dist, seed);
+    check_ordered(label, opt, keys, n, pairs);
+    free(keys);
+}
+#endif
+
 /* Every bit range (07.8 on) x size of one type and order (07.7 on), keys alone
  * and pairs (07.9), on awkward sizes (a partial tile, one key, many tiles), with
  * skipping on and off. */
@@ -481,8 +494,8 @@ static void test_shape_constants(void)
 }
 #endif
 
-#if STEP >= 13
-/* The lesson of 07.13: the histogram step plans a pass to count by match exactly where
+#if STEP >= 15
+/* The lesson of 07.15: the histogram step plans a pass to count by match exactly where
  * two of the n keys share its digit with a chance above 1/32 (the sum of the pass's
  * squared digit counts over n^2), and a skipped pass not at all - computed here on the
  * CPU from the keys, for distributions on both sides of the line (few and and4 keys
@@ -523,8 +536,8 @@ static void test_crowded_passes(void)
 }
 #endif
 
-#if STEP >= 14
-/* The lesson of 07.14: the sort's memset leaves the first pass's look-back table alone
+#if STEP >= 13
+/* The lesson of 07.13, its first part: the sort's memset leaves the look-back table alone
  * (it still holds the garbage it was allocated with), and the histogram step leaves every
  * word of it 0 - at sizes of one word's tile to many, for both digit widths' tables, and
  * at a small tile shape where the table is larger than the histogram kernel's grid. */
@@ -568,8 +581,8 @@ static void test_first_table_cleared(void)
 }
 #endif
 
-#if STEP >= 15
-/* The lesson of 07.15: a warp's ranks, where a spread tile's leader takes its count from
+#if STEP >= 12
+/* The lesson of 07.12: a warp's ranks, where a spread tile's leader takes its count from
  * the atomic that adds its lanes (add_16 returns the count before) and a shuffle hands it
  * to them.  One warp ranks its keys as a pass does, by masks (spread) and by match
  * (crowded), from counts that do not start at 0; each key's place must be its digit's
@@ -624,13 +637,13 @@ static void test_rank_warp(void)
 }
 #endif
 
-#if STEP >= 16
-/* The lesson of 07.16: a crowded pass ranks its keys as it counts them.  One block counts
- * a tile as such a pass does; each key's rank must be the number of its warp's keys of
- * its digit before it in the tile (key j of every lane before key j + 1: the order a
- * stable sort keeps), and the tile's counts the CPU's - a rank taken from the wrong
- * lane, or from a count that another group had already moved on, shows in the first; a
- * group counted twice or not at all, in the second. */
+#if STEP >= 15
+/* The lesson of 07.15, its second part: a crowded pass ranks its keys as it counts
+ * them.  One block counts a tile as such a pass does; each key's rank must be the number
+ * of its warp's keys of its digit before it in the tile (key j of every lane before key
+ * j + 1: the order a stable sort keeps), and the tile's counts the CPU's - a rank taken
+ * from the wrong lane, or from a count that another group had already moved on, shows
+ * in the first; a group counted twice or not at all, in the second. */
 static void test_count_ranks(void)
 {
     const int widths[] = {8, 5, 1}, blocks[] = {512, 64}, kpts[] = {1, 7, 16};
@@ -680,8 +693,8 @@ static void test_count_ranks(void)
 }
 #endif
 
-#if STEP >= 17
-/* ---- the histogram's copies per lane (07.17) --------------------------------------- */
+#if STEP >= 14
+/* ---- the histogram's copies per lane (07.14) --------------------------------------- */
 
 /* A lane's copy holds 16-bit counters: a block whose threads counted too many keys would
  * overflow them.  On one block, as few as the GPU may run, the grid must still grow with
@@ -712,8 +725,8 @@ static void test_lane_copies(void)
 }
 #endif
 
-#if STEP >= 19
-/* ---- one look-back table, its words flipped every other pass (07.19) ------------------ */
+#if STEP >= 13
+/* ---- one look-back table, its words flipped every other pass (07.13) ------------------ */
 
 /* After a sort every word of the one table is the prefix the last pass that ran left: its
  * flag PREFIX, bit 31 flipped where that pass ran after an odd number of others.  Keys that
@@ -751,19 +764,8 @@ static void test_flipped_words(void)
 }
 #endif
 
-#if STEP >= 20
-/* ---- pairs in tiles of 512 x 24 (07.20) --------------------------------------------------- */
-
-/* One sort of n keys of dist (from seed), pairs or keys alone, against the ordered
- * reference: what the tests of 07.20 on sort about a tile's sizes. */
-static void check_made(const char *label, const sort_options *opt, size_t n, key_dist dist,
-                       uint64_t seed, int pairs)
-{
-    uint32_t *keys = alloc_u32(n);
-    make_keys(keys, n, dist, seed);
-    check_ordered(label, opt, keys, n, pairs);
-    free(keys);
-}
+#if STEP >= 16
+/* ---- pairs in wide tiles, 512 x 24 (07.16) ------------------------------------------------- */
 
 /* Pairs at the default shape run tiles of 512 x 24 exactly where the GPU holds two of their
  * blocks a multiprocessor - by the occupancy calculator's count, not by the step's own rule;
@@ -780,7 +782,7 @@ static void test_pair_tiles(void)
               blocks);
     if (!wide)
         printf("  test_pair_tiles: this GPU holds %d blocks of 512 x 24 pairs a multiprocessor, "
-               "not 2: its pairs keep 07.19's tiles\n", blocks);
+               "not 2: its pairs keep tiles of 512 x 16\n", blocks);
     sort_options narrower = opt, keys_alone = STAGE.defaults;
     narrower.kpt = 15;
     int unused = 0;
@@ -798,11 +800,11 @@ static void test_pair_tiles(void)
 }
 #endif
 
-#if STEP >= 21
-/* ---- values loaded as their keys are ranked (07.21) ---------------------------------------- */
+#if STEP >= 16
+/* ---- values loaded as their keys are ranked (07.16) ---------------------------------------- */
 
 /* Tiles of 512 x 24 load each value as its key is ranked and write each place's key and
- * value in one loop; the kernel whose slots stay in registers keeps 07.20's order, beside
+ * value in one loop; the kernel whose slots stay in registers keeps 07.15's order, beside
  * the same code.  Pairs at the default shape (the wide tiles, where they fit), at --kpt 15
  * and --block 256 (slots in registers), and at --bits 7 (a last pass
  * of 4 bits: the wide kernel's digit width comes from the launch), on sizes about each
@@ -830,8 +832,8 @@ static void test_values_early(void)
 }
 #endif
 
-#if STEP >= 22
-/* ---- whole tiles of keys loaded without a bound check (07.22) ------------------------------ */
+#if STEP >= 11
+/* ---- whole tiles of keys loaded without a bound check (07.11) ------------------------------ */
 
 /* A pass of keys alone loads a tile that ends at or before n with plain loads, and checks
  * each key only in a tile that reaches past n.  Keys at the default shape (its kernel of
@@ -859,8 +861,8 @@ static void test_whole_tiles(void)
 }
 #endif
 
-#if STEP >= 23
-/* ---- the histogram's counters a half a pass (07.23) ------------------------------------ */
+#if STEP >= 14
+/* ---- the histogram's counters a half a pass (07.14) ------------------------------------ */
 
 /* Passes 0 and 1 count in the low and high halves of one row of a copy's words, passes 2
  * and 3 in the next row.  Keys whose four bytes follow four different laws - byte 0
@@ -909,35 +911,27 @@ int main(int argc, char **argv)
 #if STEP >= 10
     TEST_GROUP(test_residency);
 #endif
-#if STEP >= 13
-    TEST_GROUP(test_crowded_passes);
-#endif
-#if STEP >= 14
-    TEST_GROUP(test_first_table_cleared);
-#endif
-#if STEP >= 15
-    TEST_GROUP(test_rank_warp);
-#endif
-#if STEP >= 16
-    TEST_GROUP(test_count_ranks);
-#endif
-#if STEP >= 17
-    TEST_GROUP(test_lane_copies);
-#endif
-#if STEP >= 19
-    TEST_GROUP(test_flipped_words);
-#endif
-#if STEP >= 20
-    TEST_GROUP(test_pair_tiles);
-#endif
-#if STEP >= 21
-    TEST_GROUP(test_values_early);
-#endif
-#if STEP >= 22
+#if STEP >= 11
     TEST_GROUP(test_whole_tiles);
 #endif
-#if STEP >= 23
+#if STEP >= 12
+    TEST_GROUP(test_rank_warp);
+#endif
+#if STEP >= 13
+    TEST_GROUP(test_first_table_cleared);
+    TEST_GROUP(test_flipped_words);
+#endif
+#if STEP >= 14
+    TEST_GROUP(test_lane_copies);
     TEST_GROUP(test_pass_halves);
+#endif
+#if STEP >= 15
+    TEST_GROUP(test_crowded_passes);
+    TEST_GROUP(test_count_ranks);
+#endif
+#if STEP >= 16
+    TEST_GROUP(test_pair_tiles);
+    TEST_GROUP(test_values_early);
 #endif
 #if STEP >= 2
     TEST_GROUP(test_skipping);

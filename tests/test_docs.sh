@@ -202,8 +202,11 @@ driver=$(printf '%s\n' "$gpu_slide" | grep -oE 'driver [0-9.]+' | head -n 1)
 # from the step before, counted as `make steps` counts them, stay within 200 (350 for a
 # step that changes a pass's whole structure).
 prev=""
-while IFS=$'\t' read -r id file kind lesson from; do
+while IFS=$'\t' read -r id file kind track needs lesson from; do
     checks=$((checks + 1))
+    case $track in core | advanced) ;; *) fail "steps.txt: step $id: track '$track' is neither core nor advanced" ;; esac
+    case $needs in - | hopper | 2gpus) ;; *) fail "steps.txt: step $id: needs '$needs' is none of -, hopper, 2gpus" ;; esac
+    [ "$track" = advanced ] || [ "$needs" = - ] || fail "steps.txt: step $id is core, yet needs $needs"
     if [ -n "$from" ]; then
         prev=$(step_field "$from" 2)
         [ -n "$prev" ] || fail "steps.txt: step $id is against step $from, which is not in steps.txt"

@@ -91,7 +91,7 @@ check_step() {
                    "$stage"/* common/*.cuh 2>/dev/null | sort -u)
     prev=$(steps | awk -F'\t' -v id="$id" '($1 "") == (id "") { print (prev_file == "" ? "-" : prev_file); exit }
                                           { prev_file = $2 } ')
-    from=$(step_field "$id" 5)
+    from=$(step_field "$id" 7)
     [ -z "$from" ] || prev=$(step_field "$from" 2)
     [ "$(step_field "$id" 3)" != start ] || prev=-
     # the shipped files' lines, "file<TAB>line", once for the handout

@@ -36,7 +36,8 @@
 # bad arguments (checked before the GPU), 77 where the step needs a GPU and there is none (a
 # step of stage 08: 2 GPUs, which its test program and its race, 08_multi_gpu/race.c, use;
 # its one test program runs every step the handout has, so only the step's own fail with
-# its stubs), or where this GPU cannot run the step's holes (06.8-06.14 below 7.5).
+# its stubs), or where this GPU cannot run the step's holes (06.8-06.14 below 7.5; a step
+# that needs Hopper, steps.txt, below 9.0).
 #   GRADE_N (keys, default 16777217; stage 06: GRADE_Q queries, default 1000, of its
 #   1,000,000 references), GRADE_DISTS (the races' key distributions, default "uniform and4",
 #   or the step's in races.txt), GRADE_BAND, GRADE_TIMEOUT (seconds one run of a program may
@@ -140,6 +141,17 @@ case $id in
         exit 77
     fi ;;
 esac
+
+# A step whose lesson runs on Hopper alone (steps.txt: needs hopper - 07.16's wide tiles of
+# pairs want the shared memory of two such blocks a multiprocessor) runs the step before's
+# code on any other GPU, and no test would run the student's: said in one line, exit 77.
+if [ "$(step_field "$id" 5)" = hopper ]; then
+    cap=${GRADE_COMPUTE_CAP:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1)}
+    if [ -n "$cap" ] && awk -v c="$cap" 'BEGIN { exit !(c + 0 < 9.0) }'; then
+        echo "GRADE step=$id level=$level skipped: its lesson runs on Hopper (compute capability 9.0) alone; this GPU's is $cap, where the step sorts pairs as the step before does and no test would run your code (grade it on an H100 or H200)"
+        exit 77
+    fi
+fi
 
 # A step with no CUDA file (stage 01) runs nothing on a GPU: it is built and graded by the
 # CPU build (gcc alone, into build/cpu/), which is quicker and needs no CUDA.

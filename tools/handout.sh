@@ -207,7 +207,7 @@ contract() {
 cpu_only=1
 ls "$stage"/*.cu >/dev/null 2>&1 && cpu_only=0
 {
-    echo "# Handout: step $id - $(step_field "$id" 4)"
+    echo "# Handout: step $id - $(step_field "$id" 6)"
     echo
     if [ "$level" = write ]; then
         echo "Level: **write** - you write the lesson's core whole (\`LEVEL=guided\` gives smaller holes)."

@@ -10,10 +10,12 @@ step_id() {
     echo "$id"
 }
 
-# steps: the lines of steps.txt, comments left out: "id<TAB>file<TAB>kind<TAB>lesson"
+# steps: the lines of steps.txt, comments left out:
+# "id<TAB>file<TAB>kind<TAB>track<TAB>needs<TAB>lesson[<TAB>from]"
 steps() { grep -v '^#' steps.txt | grep -v '^$'; }
 
-# step_field ID N: field N (1 id, 2 file, 3 kind, 4 lesson) of step ID, or nothing
+# step_field ID N: field N (1 id, 2 file, 3 kind, 4 track, 5 needs, 6 lesson, 7 from) of
+# step ID, or nothing
 step_field() { steps | awk -F'\t' -v id="$1" -v n="$2" '($1 "") == (id "") { print $n }'; }
 
 # step_ids: every step id, in the course's order

@@ -1,19 +1,12 @@
 /*
- * 07_onesweep/step22_whole_tiles.cu - step 07.22: a whole tile of keys loaded
- * without a bound check.
- *
- * What changed since step 07.21 (the whole story: README.md)
- *   Every load of a tile's keys asked whether its index was still below n:
- *   a 64-bit compare and a branch a key, 16 a thread, in every tile - yet
- *   only the last tile of a pass can reach past the end.  Now a pass of keys
- *   alone loads a whole tile with plain loads, and only a tile that reaches
- *   past n checks each key.  Pairs keep the checked loads: with them their
- *   pass measured slower (README.md).
- *
- * Steps: histogram (every pass's digit counts, once), then per pass scatter
- * (ticket, rank, look back, reorder the tile, write runs).
- *
- * Run:  build/bin/07_onesweep -n 268435456 --verbose
+ * 08_multi_gpu/onesweep_kernels.cu - the onesweep sort that stage 08 sorts each
+ * GPU's part with (onesweep_lib.cu includes it, as 07's test hooks include a
+ * step): 07's passes at three blocks a multiprocessor, the default shape
+ * compiled in, the leader's returning atomic and crowded passes ranked as
+ * they are counted, with two look-back tables a sort, each pass clearing the
+ * next one's - the tables 08's chunked path clears launch by launch.  07's
+ * one flipped table, its histogram at the memory's rate and its wide pairs
+ * are not in it: 08's README says what that leaves.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,11 +25,6 @@
 enum { STEP_HISTOGRAM, STEP_SCATTER };
 
 #define MAX_KPT 16
-/* Keys a thread of a pass of pairs where the GPU holds two such blocks a
- * multiprocessor (pass_kpt): more than --kpt accepts, set by the step. */
-#define PAIRS_KPT 24
-/* pass_tile's pairs where each key's slot waits for its value in shared memory */
-#define SLOTS_IN_SHARED 2
 
 /* The shared memory a block may ask for on every GPU the course builds for
  * (compute capability 7.5 allows 64 KB; later ones more); beyond 48 KB a
@@ -49,12 +37,6 @@ enum { STEP_HISTOGRAM, STEP_SCATTER };
 #define LOOKBACK_AGGREGATE (1u << 30)
 #define LOOKBACK_PREFIX (2u << 30)
 #define LOOKBACK_COUNT ((1u << 30) - 1)
-
-/* One table serves every pass.  When a pass ends, each of its words is a
- * prefix: flag 2, bit 31.  A pass that runs after an odd number of passes
- * stores and loads every word XOR LOOKBACK_FLIP, so that a prefix the pass
- * before it left reads as flag 0, not ready, as a cleared word would. */
-#define LOOKBACK_FLIP (1u << 31)
 
 /* Many blocks read and write a look-back word at once, so every access to one
  * is a device-scope atomic: a plain or volatile access there would be a data
@@ -71,7 +53,7 @@ __device__ unsigned test_slow_ns;
 
 const stage_info STAGE = {
     .name = "07_onesweep",
-    .title = "pairs in tiles of 24 keys a thread, each key's slot in shared memory",
+    .title = "a crowded pass ranks its keys as it counts them",
     .needs_gpu = 1,
     .nsteps = 2,
     .step_name = {"histogram", "scatter"},
@@ -101,42 +83,9 @@ static size_t downsweep_shared_bytes(int block, int kpt, int bits)
            (block / 32) * bins * sizeof(uint16_t);
 }
 
-/* A pass of pairs in tiles of 512 x PAIRS_KPT also keeps each key's slot in
- * shared memory: 16 bits a key, just after the masks' words, so that masks
- * and slots together hold a tile of values once the tile is ranked.  8-bit
- * digits: 106 KB. */
-static size_t wide_pairs_shared_bytes(int bits)
-{
-    return downsweep_shared_bytes(512, PAIRS_KPT, bits) + (size_t)512 * PAIRS_KPT * sizeof(uint16_t);
-}
-
-/* Pairs at the default shape take tiles of 512 x PAIRS_KPT where two such
- * blocks fit a multiprocessor's shared memory (a block also costs the driver
- * 1 KB): Hopper's 228 KB hold two; an A100's 164 KB would hold one, which
- * hides less than 07.19's two smaller blocks, and a T4's 64 KB none.  A query
- * that fails (no GPU here) answers no. */
-static int wide_pairs(const sort_options *opt)
-{
-    if (!opt->pairs || opt->block != STAGE.defaults.block || opt->kpt != STAGE.defaults.kpt)
-        return 0;
-    int device = 0, per_block = 0, per_multiprocessor = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&per_multiprocessor, cudaDevAttrMaxSharedMemoryPerMultiprocessor,
-                               device) != cudaSuccess) {
-        (void)cudaGetLastError(); /* the error is the answer: not wide */
-        return 0;
-    }
-    size_t bytes = wide_pairs_shared_bytes(opt->bits);
-    return (size_t)per_block >= bytes && (size_t)per_multiprocessor >= 2 * (bytes + 1024);
-}
-
-/* Keys a thread in every pass of this sort, and so its tiles. */
-static int pass_kpt(const sort_options *opt) { return wide_pairs(opt) ? PAIRS_KPT : opt->kpt; }
-
 static size_t tiles_for(size_t n, const sort_options *opt)
 {
-    size_t tile = (size_t)opt->block * pass_kpt(opt);
+    size_t tile = (size_t)opt->block * opt->kpt;
     return (n + tile - 1) / tile;
 }
 
@@ -169,18 +118,18 @@ int stage_check_options(const sort_options *opt, size_t n, char *err, size_t err
     return 0;
 }
 
-/* two key buffers (ping-pong), one look-back table of 2^k words a tile (every
- * pass's), the counts and the tickets */
+/* two key buffers (ping-pong), two look-back tables of 2^k words a tile (one
+ * pass's, and the next pass's being cleared), the counts and the tickets */
 size_t stage_device_bytes(const sort_options *opt, size_t n)
 {
     size_t lookback = ((size_t)1 << opt->bits) * tiles_for(n, opt);
-    return (2 * n + lookback) * sizeof(uint32_t) + (1u << 20);
+    return (2 * n + 2 * lookback) * sizeof(uint32_t) + (1u << 20);
 }
 
 /* Device memory each step moves (L: a pass's look-back words, 2^k a tile):
  * histogram: the keys once, for every pass, and the first pass's L cleared;
  * scatter, every pass: the keys in and out, L written twice (aggregate,
- * prefix), and nothing cleared.  4 + 8 bytes of keys a key and
+ * prefix) and cleared for the next pass.  4 + 8 bytes of keys a key and
  * pass: 36 for 4 passes, against 05.4's 48.  A skipped pass moves nothing;
  * the model counts every pass. */
 double stage_step_bytes(const sort_options *opt, size_t n, int step)
@@ -189,7 +138,7 @@ double stage_step_bytes(const sort_options *opt, size_t n, int step)
     double values = opt->pairs ? keys : 0.0;
     double lookback = 4.0 * (double)((size_t)1 << opt->bits) * (double)tiles_for(n, opt);
     return step == STEP_HISTOGRAM ? keys + lookback
-                                  : passes * (2 * (keys + values) + 2 * lookback);
+                                  : passes * (2 * (keys + values) + 3 * lookback);
 }
 
 /* ---- 1. histogram: every pass's digit counts, one read of the keys -------- */
@@ -279,81 +228,11 @@ __global__ void all_pass_histogram(const uint32_t *keys, size_t n, int bits, int
             atomicAdd(&counts[i], s_count[i]);
 }
 
-/* The default sort's histogram (8-bit digits, four passes, all 32 bits), its
- * counters a copy per lane.  Lane l of every warp counts in copy l: pass p's
- * digit d is counter c = p * 256 + d, the low (c even) or high (c odd) half of
- * the copy's word c / 2, and word w of copy l sits at s_copies[w * 32 + l] -
- * every word of copy l in bank l, so the 32 atomics of a warp fall in 32
- * banks at once.  A half counts at most COPY_KEYS_A_THREAD keys of each of the
- * block's 16 warps, fewer than 2^16: the launch gives every thread at most
- * that many keys (histogram). */
-#define COPY_BLOCK 512
-#define COPY_KEYS_A_THREAD 4000
-__device__ __forceinline__ void count_digits_in_copy(uint32_t *s_lane, uint32_t key, int order)
-{
-    const uint32_t form = radix_form(key, order);
-#pragma unroll
-    for (int p = 0; p < 4; p++) {
-        uint32_t counter = p * 256 + digit_of(form, p * 8, 255);
-        atomicAdd(&s_lane[counter / 2 * 32], 1u << (counter % 2 * 16));
-    }
-}
-
-/* This block's share of the keys, counted in this lane's copy, four keys to a
- * 16-byte load. */
-__device__ __forceinline__ void count_keys_in_copy(uint32_t *s_lane, const uint32_t *keys, size_t n,
-                                                   int order)
-{
-    const size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    const uint4 *keys4 = (const uint4 *)keys; /* cudaMalloc aligns to 256 bytes */
-    for (size_t i = first; i < n / 4; i += stride) {
-        uint4 k = keys4[i];
-        count_digits_in_copy(s_lane, k.x, order);
-        count_digits_in_copy(s_lane, k.y, order);
-        count_digits_in_copy(s_lane, k.z, order);
-        count_digits_in_copy(s_lane, k.w, order);
-    }
-    for (size_t i = n / 4 * 4 + first; i < n; i += stride)
-        count_digits_in_copy(s_lane, keys[i], order);
-}
-
-__global__ void __launch_bounds__(COPY_BLOCK)
-    all_pass_histogram_8x4(const uint32_t *keys, size_t n, int order, uint32_t *counts,
-                           uint32_t *first_table, size_t table_words)
-{
-    extern __shared__ uint32_t s_copies[]; /* 32 copies of 4 x 256 16-bit counters: 64 KB */
-    const uint32_t words = 4 * 256 / 2 * 32;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < table_words;
-         i += (size_t)gridDim.x * blockDim.x)
-        first_table[i] = 0;
-    for (uint32_t i = threadIdx.x; i < words; i += blockDim.x)
-        s_copies[i] = 0;
-    __syncthreads();
-    uint32_t *s_lane = s_copies + threadIdx.x % 32;
-    /* plain u32 keys get a copy of the loop without the transform */
-    if (order == KEY_U32)
-        count_keys_in_copy(s_lane, keys, n, KEY_U32);
-    else
-        count_keys_in_copy(s_lane, keys, n, order);
-    __syncthreads();
-    for (uint32_t c = threadIdx.x; c < 4 * 256; c += blockDim.x) {
-        const uint32_t *word = s_copies + c / 2 * 32; /* the counter's word in copy 0 */
-        uint32_t sum = 0;
-        for (uint32_t k = 0; k < 32; k++) /* copy (k + c / 2) % 32: a warp's 16 words in 16 banks */
-            sum += word[(k + c / 2) % 32] >> (c % 2 * 16) & 0xFFFFu;
-        if (sum != 0)
-            atomicAdd(&counts[c], sum);
-    }
-}
-
 /* A pass's plan: skip it, or read buffer `from` (0 or 1) and write the other;
  * the first pass that runs also turns keys into radix forms as it reads them
- * (PLAN_FIRST), the last one turns them back as it writes (PLAN_LAST), a
- * crowded pass counts its tiles' digits by match (PLAN_CROWDED), and a pass
- * that runs after an odd number of passes flips its look-back words
- * (PLAN_FLIPPED). */
-enum { PLAN_SKIP = 2, PLAN_FIRST = 4, PLAN_LAST = 8, PLAN_CROWDED = 16, PLAN_FLIPPED = 32 };
+ * (PLAN_FIRST), the last one turns them back as it writes (PLAN_LAST), and a
+ * crowded pass counts its tiles' digits by match (PLAN_CROWDED). */
+enum { PLAN_SKIP = 2, PLAN_FIRST = 4, PLAN_LAST = 8, PLAN_CROWDED = 16 };
 
 /* The sum over the block's threads of x (every thread gets it).  s_sum: a
  * word a warp; ends with a barrier, so s_sum may be used again after it. */
@@ -376,8 +255,7 @@ __device__ unsigned long long block_sum_u64(unsigned long long x, unsigned long 
  * where one digit holds all n keys would move nothing, and is skipped (unless
  * no_skip); the others read the buffer the pass before them wrote.  A pass
  * whose digit two keys share with a chance above 1/32 (the sum of the counts'
- * squares over n^2; spread keys: 1/256) is crowded.  The passes that run
- * take turns at flipping their look-back words: the first does not.
+ * squares over n^2; spread keys: 1/256) is crowded.
  * plan[passes] is the buffer that holds the sorted keys at the end. */
 __global__ void digit_starts(uint32_t *counts, int bits, int passes, size_t n, int no_skip,
                              int *plan)
@@ -385,7 +263,7 @@ __global__ void digit_starts(uint32_t *counts, int bits, int passes, size_t n, i
     __shared__ uint32_t s_warp[33];
     __shared__ unsigned long long s_sum[32];
     const uint32_t bins = 1u << bits, d = threadIdx.x;
-    int from = 0, first_run = -1, last_run = -1, runs = 0;
+    int from = 0, first_run = -1, last_run = -1;
     for (int p = 0; p < passes; p++) {
         uint32_t *pass = counts + (size_t)p * bins;
         uint32_t count = d < bins ? pass[d] : 0, all;
@@ -396,11 +274,8 @@ __global__ void digit_starts(uint32_t *counts, int bits, int passes, size_t n, i
         unsigned long long squares = block_sum_u64((unsigned long long)count * count, s_sum);
         int crowded = squares > (unsigned long long)n * n / 32;
         if (d == 0)
-            plan[p] = one_digit && !no_skip ? PLAN_SKIP
-                                            : from | (crowded ? PLAN_CROWDED : 0) |
-                                                  (runs % 2 ? PLAN_FLIPPED : 0);
+            plan[p] = one_digit && !no_skip ? PLAN_SKIP : from | (crowded ? PLAN_CROWDED : 0);
         if (!one_digit || no_skip) {
-            runs++;
             from ^= 1;
             first_run = first_run < 0 ? p : first_run;
             last_run = p;
@@ -428,29 +303,13 @@ __device__ __forceinline__ size_t warp_striped_first(size_t b, int kpt, unsigned
 /* key[j] = the key at warp_striped_first(b, kpt, block) + 32 * j.  Past the end: keys
  * whose bits are all 1, which rank after every real key and are never written. */
 __device__ __forceinline__ void load_warp_striped(const uint32_t *src, size_t n, size_t b,
-                                                  int kpt, uint32_t *key, unsigned block,
-                                                  const int max_kpt)
+                                                  int kpt, uint32_t *key, unsigned block)
 {
     size_t first = warp_striped_first(b, kpt, block);
 #pragma unroll
-    for (int j = 0; j < max_kpt; j++)
+    for (int j = 0; j < MAX_KPT; j++)
         if (j < kpt)
             key[j] = first + 32 * j < n ? src[first + 32 * j] : 0xFFFFFFFFu;
-}
-
-/* The same for a tile that ends at or before n: no key past the end, so no
- * bound to check - a plain load a key, 32 neighbouring words a warp. */
-__device__ __forceinline__ void load_whole_tile(const uint32_t *src, size_t b, int kpt,
-                                                uint32_t *key, unsigned block, const int max_kpt)
-{
-    /* WRITE BEGIN whole_tile: key[j], j below kpt, the key at warp_striped_first(b, kpt, block) + 32 * j of src, loaded as it is */
-    /* WRITE STUB (void)src; (void)b; (void)kpt; (void)key; (void)block; (void)max_kpt; */
-    const uint32_t *mine = src + warp_striped_first(b, kpt, block);
-#pragma unroll
-    for (int j = 0; j < max_kpt; j++)
-        if (j < kpt)
-            key[j] = mine[32 * j];
-    /* WRITE END whole_tile */
 }
 
 
@@ -458,7 +317,7 @@ __device__ __forceinline__ void load_whole_tile(const uint32_t *src, size_t b, i
  * returns the counter as it was before.  Shared atomics add 32-bit words, so
  * this adds to the counter's half of word d / 2 of the row (a row starts on a
  * word: 2^width counters, and width >= 1): a warp's count of a digit is at
- * most 32 x 24, and a place in the tile below 12,288, so the half never carries
+ * most 32 x 16, and a place in the tile below 8192, so the half never carries
  * into its neighbour.  The word's address is the row's plus an index, so the
  * compiler knows it is shared memory and emits a shared atomic; an address
  * made from an integer would be a generic one. */
@@ -517,23 +376,22 @@ __device__ __forceinline__ uint32_t rank_in_warp_by_atomics_or_match(uint32_t di
  * which its atomic returns, is handed to them: each key's rank among its
  * warp's keys of its digit goes to s_rank (16 bits a key, at the key's place
  * in the warp-striped tile).
- * Thread d (< 2^width) then sums its digit over the rows, which it leaves
- * as they are (rank_tile turns them into places), and returns the tile's
- * count of d: the sooner it returns, the sooner the tile publishes its
- * counts for the tiles after it.  *s_crowding gets the sum
+ * Thread d (< 2^width) then sums its digit over the rows and returns
+ * the tile's count of d; each row's entry becomes where that warp's keys of d
+ * start among the tile's keys of d.  *s_crowding gets the sum
  * of the counts' squares: (tile size)^2 times the chance that two keys of the
  * tile share a digit. */
 __device__ __forceinline__ uint32_t count_tile(const uint32_t *key, int kpt, int shift, int width,
                                                uint16_t *s_count, uint32_t *s_crowding,
                                                unsigned block, int crowded_pass, int keep_ranks,
-                                               uint16_t *s_rank, const int max_kpt)
+                                               uint16_t *s_rank)
 {
     const uint32_t bins = 1u << width, mask = bins - 1;
     const unsigned warps = block / 32, lane = threadIdx.x % 32;
     uint16_t *my_count = s_count + threadIdx.x / 32 * bins;
     uint16_t *my_rank = s_rank + threadIdx.x / 32 * 32 * kpt + lane; /* key j: my_rank[32 * j] */
 #pragma unroll
-    for (int j = 0; j < max_kpt; j++)
+    for (int j = 0; j < MAX_KPT; j++)
         if (j < kpt) {
             uint32_t digit = digit_of(key[j], shift, mask);
             if (crowded_pass) {
@@ -552,9 +410,12 @@ __device__ __forceinline__ uint32_t count_tile(const uint32_t *key, int kpt, int
     __syncthreads();
     uint32_t count = 0;
     if (threadIdx.x < bins)
-        for (unsigned w = 0; w < warps; w++)
-            count += s_count[w * bins + threadIdx.x];
-    uint32_t squares = count * count; /* at most 12,288^2 in all: no overflow */
+        for (unsigned w = 0; w < warps; w++) {
+            uint32_t c = s_count[w * bins + threadIdx.x];
+            s_count[w * bins + threadIdx.x] = (uint16_t)count;
+            count += c;
+        }
+    uint32_t squares = count * count; /* at most 8192^2 in all: no overflow */
     for (int offset = 16; offset > 0; offset /= 2)
         squares += __shfl_xor_sync(0xFFFFFFFFu, squares, offset);
     if (threadIdx.x % 32 == 0 && threadIdx.x < bins)
@@ -564,17 +425,10 @@ __device__ __forceinline__ uint32_t count_tile(const uint32_t *key, int kpt, int
 
 /* Ranks the tile held warp-striped in key[] by digit: key j goes to its place
  * in the tile stably sorted by digit, in s_tile, as soon as it is ranked, and
- * only with values (pairs) is that place kept for its value: in pos[j], or
- * in my_slot[32 * j] where pairs is SLOTS_IN_SHARED - and there key[j] then
- * loads its value (values[first + 32 * j]: first is the index of this
- * thread's first key), a load in flight while the thread ranks its next keys.
- * (Slots in registers load their values after the look-back: loaded here,
- * their pass measured slower.)  Thread d brings the tile's
+ * only with values (pairs) does pos[j] keep that place.  Thread d brings the tile's
  * count of digit d (count_tile's); s_start[d] gets where its run starts, and
- * each warp's row entry of d, its count of d, becomes where its keys of d
- * start in the tile - the run's start plus the rows above it - so that the
- * ranking's running counts are places in the tile: a key's rank in its warp
- * is its place.
+ * every row's entry of d moves up by as much, so that the ranking's running
+ * counts are places in the tile: a key's rank in its warp is its place.
  * s_masks: each warp's lane mask of each digit, in words of their own.  A
  * tile is crowded where two of its keys share a digit with a chance above
  * 1/32 (spread keys: 1/256): then its warps rank by match, not by atomics.
@@ -583,14 +437,11 @@ __device__ __forceinline__ uint32_t count_tile(const uint32_t *key, int kpt, int
  * its rank.  Pairs rank as before: this second loop in their kernel, which
  * holds each key's slot in a register, made the sort of uniform pairs 27%
  * slower, though no pass of theirs ran it. */
-__device__ __forceinline__ void rank_tile(uint32_t *key, uint32_t *pos, uint16_t *my_slot,
-                                          const uint32_t *values, size_t first, size_t n,
-                                          int kpt, int shift,
+__device__ __forceinline__ void rank_tile(const uint32_t *key, uint32_t *pos, int kpt, int shift,
                                           int width, uint32_t count, uint16_t *s_count,
                                           uint32_t *s_masks, uint32_t *s_start, uint32_t *s_scan,
                                           const uint32_t *s_crowding, uint32_t *s_tile,
-                                          const int pairs, unsigned block, int crowded_pass,
-                                          const int max_kpt)
+                                          const int pairs, unsigned block, int crowded_pass)
 {
     const uint32_t bins = 1u << width, mask = bins - 1;
     const unsigned warp = threadIdx.x / 32, warps = block / 32;
@@ -602,19 +453,15 @@ __device__ __forceinline__ void rank_tile(uint32_t *key, uint32_t *pos, uint16_t
     const int crowded = *s_crowding > tile * tile / 32; /* read after the scan's barriers */
     if (threadIdx.x < bins) {
         s_start[threadIdx.x] = start;
-        uint32_t place = start;
-        for (unsigned w = 0; w < warps; w++) {
-            uint32_t c = s_count[w * bins + threadIdx.x];
-            s_count[w * bins + threadIdx.x] = (uint16_t)place;
-            place += c;
-        }
+        for (unsigned w = 0; w < warps; w++)
+            s_count[w * bins + threadIdx.x] += start;
     }
     __syncthreads();
     /* a loop of its own: as a branch in the loop below it made uniform keys slower */
     if (crowded_pass && !pairs) {
         const uint16_t *my_rank = (const uint16_t *)s_masks + warp * 32 * kpt + threadIdx.x % 32;
 #pragma unroll
-        for (int j = 0; j < max_kpt; j++)
+        for (int j = 0; j < MAX_KPT; j++)
             if (j < kpt) {
                 uint32_t slot = my_count[digit_of(key[j], shift, mask)] + my_rank[32 * j];
                 s_tile[slot] = key[j];
@@ -622,30 +469,24 @@ __device__ __forceinline__ void rank_tile(uint32_t *key, uint32_t *pos, uint16_t
         return;
     }
 #pragma unroll
-    for (int j = 0; j < max_kpt; j++) /* the warp's keys in input order: stable */
+    for (int j = 0; j < MAX_KPT; j++) /* the warp's keys in input order: stable */
         if (j < kpt) {
             uint32_t slot = rank_in_warp_by_atomics_or_match(digit_of(key[j], shift, mask),
                                                              my_masks, my_count, crowded);
             s_tile[slot] = key[j];
-            if (pairs == SLOTS_IN_SHARED)
-                my_slot[32 * j] = (uint16_t)slot;
-            else if (pairs)
+            if (pairs)
                 pos[j] = slot;
-            if (pairs == SLOTS_IN_SHARED)
-                key[j] = first + 32 * j < n ? values[first + 32 * j] : 0u;
         }
 }
 
 /* Thread d of tile b publishes the tile's count of digit d as soon as it is
  * known, before the tile is ranked: the tiles after it need not wait for the
- * ranking.  Tile 0's count is its whole prefix.  flip: 0, or LOOKBACK_FLIP in
- * a pass that flips its words. */
+ * ranking.  Tile 0's count is its whole prefix. */
 __device__ void publish_count(uint32_t *lookback, size_t b, uint32_t bins, uint32_t d,
-                              uint32_t count, uint32_t flip)
+                              uint32_t count)
 {
     lookback_word(lookback[b * bins + d])
-        .store(((b == 0 ? LOOKBACK_PREFIX : LOOKBACK_AGGREGATE) | count) ^ flip,
-               cuda::memory_order_relaxed);
+        .store((b == 0 ? LOOKBACK_PREFIX : LOOKBACK_AGGREGATE) | count, cuda::memory_order_relaxed);
 }
 
 /* Thread d of tile b: the keys of digit d in the tiles before b.  It walks
@@ -657,7 +498,7 @@ __device__ void publish_count(uint32_t *lookback, size_t b, uint32_t bins, uint3
  * so no window reaches before it. */
 #define LOOKBACK_WINDOW 4
 __device__ uint32_t look_back(uint32_t *lookback, size_t b, uint32_t bins, uint32_t d,
-                              uint32_t count, uint32_t flip)
+                              uint32_t count)
 {
     if (b == 0)
         return 0;
@@ -667,13 +508,13 @@ __device__ uint32_t look_back(uint32_t *lookback, size_t b, uint32_t bins, uint3
 #pragma unroll
         for (int k = 0; k < LOOKBACK_WINDOW; k++)
             word[k] = j > (size_t)k ? lookback_word(lookback[(j - 1 - k) * bins + d])
-                                              .load(cuda::memory_order_relaxed) ^ flip
+                                          .load(cuda::memory_order_relaxed)
                                     : LOOKBACK_PREFIX;
 #pragma unroll
         for (int k = 0; k < LOOKBACK_WINDOW; k++) {
             while ((word[k] & ~LOOKBACK_COUNT) == 0) /* it has its ticket, so it runs: it will publish */
                 word[k] = lookback_word(lookback[(j - 1 - k) * bins + d])
-                              .load(cuda::memory_order_relaxed) ^ flip;
+                              .load(cuda::memory_order_relaxed);
             before += word[k] & LOOKBACK_COUNT;
             if (word[k] & LOOKBACK_PREFIX)
                 goto found;
@@ -681,39 +522,8 @@ __device__ uint32_t look_back(uint32_t *lookback, size_t b, uint32_t bins, uint3
     }
 found:
     lookback_word(lookback[b * bins + d])
-        .store((LOOKBACK_PREFIX | (before + count)) ^ flip, cuda::memory_order_relaxed);
+        .store(LOOKBACK_PREFIX | (before + count), cuda::memory_order_relaxed);
     return before;
-}
-
-/* Tiles of pairs whose slots wait in shared memory: the values (in key[],
- * loaded as their keys were ranked) go to their keys' places in s_values -
- * the masks' and the slots' words, free once every slot is back in a
- * register - and one loop then writes each place's key and value to the
- * same place in the output.  The slots come back two to a register, before
- * the barrier that frees their words. */
-__device__ __forceinline__ void write_pairs(const uint32_t *key, const uint16_t *my_slot,
-                                            const uint32_t *s_tile, uint32_t *s_values,
-                                            const uint32_t *s_place, uint32_t *dst, uint32_t *vdst,
-                                            size_t valid, int shift, uint32_t mask, int last,
-                                            int order, int kpt, unsigned block, const int max_kpt)
-{
-    uint32_t slots[(PAIRS_KPT + 1) / 2]; /* key j's: half j % 2 of slots[j / 2] */
-#pragma unroll
-    for (int j = 0; j < max_kpt; j += 2)
-        if (j < kpt)
-            slots[j / 2] = my_slot[32 * j] |
-                           (j + 1 < kpt ? (uint32_t)my_slot[32 * (j + 1)] << 16 : 0u);
-    __syncthreads(); /* the tile is whole; the masks' and the slots' words are free */
-#pragma unroll
-    for (int j = 0; j < max_kpt; j++)
-        if (j < kpt)
-            s_values[j % 2 ? slots[j / 2] >> 16 : slots[j / 2] & 0xFFFFu] = key[j];
-    __syncthreads();
-    for (unsigned i = threadIdx.x; i < valid; i += block) {
-        uint32_t k = s_tile[i], at = s_place[digit_of(k, shift, mask)] + i;
-        dst[at] = last ? key_of(k, order) : k;
-        vdst[at] = s_values[i];
-    }
 }
 
 /* One pass over all tiles, from buffer plan[pass] into the other (or none:
@@ -722,18 +532,16 @@ __device__ __forceinline__ void write_pairs(const uint32_t *key, const uint16_t 
  * its digits and publishes the counts, ranks the tile, finds each digit's
  * place in the output - where the digit's run starts (starts[d]) plus the
  * tile's prefix from the look-back - reorders the tile in shared memory and
- * writes each run of equal digits to consecutive addresses.  pairs, a constant in
- * each kernel below: the values follow their keys (SLOTS_IN_SHARED: each key's
- * slot waits for its value in shared memory, not in a register, and the
- * values wait in the masks' and the slots' words to leave with their keys); block:
- * blockDim.x, or a constant where a kernel is compiled for one shape; max_kpt:
- * the most keys a thread of the kernel holds, a constant. */
+ * writes each run of equal digits to consecutive addresses.  It also clears
+ * its tile's words of the next pass's look-back table.  pairs, a constant in
+ * each kernel below: the values follow their keys; block: blockDim.x, or a
+ * constant where a kernel is compiled for one shape. */
 __device__ __forceinline__ void pass_tile(uint32_t *buffer0, uint32_t *buffer1, uint32_t *values0, uint32_t *values1,
                               size_t n, int pass, int shift, int width, int order, int kpt,
                               const int *plan,
                               const uint32_t *starts, uint32_t *lookback,
-                              uint32_t *tickets, const int pairs, const unsigned block,
-                              const int max_kpt)
+                              uint32_t *next_lookback, uint32_t *tickets, const int pairs,
+                              const unsigned block)
 {
     extern __shared__ uint32_t shared[];
     __shared__ uint32_t s_ticket, s_crowding; /* the tile's number, its sum of squared counts */
@@ -741,19 +549,19 @@ __device__ __forceinline__ void pass_tile(uint32_t *buffer0, uint32_t *buffer1, 
     const unsigned tile = block * kpt;
     const unsigned masks = block / 32 * bins, mask_area = masks > tile / 2 ? masks : tile / 2;
     uint32_t *s_tile = shared;                           /* tile words */
-    uint32_t *s_masks = s_tile + tile; /* masks words (or ranks), then with slots in registers ... */
+    uint32_t *s_masks = s_tile + tile; /* masks words (or ranks), then with values ... */
     uint8_t *s_digit = (uint8_t *)s_masks;               /* ... a byte a key */
-    uint16_t *s_slots = (uint16_t *)(s_masks + mask_area); /* SLOTS_IN_SHARED: tile halves */
-    uint32_t *s_values = s_masks; /* SLOTS_IN_SHARED: masks and slots, then a tile of values */
-    uint32_t *s_start = (uint32_t *)s_slots + (pairs == SLOTS_IN_SHARED ? tile / 2 : 0); /* bins */
+    uint32_t *s_start = s_masks + mask_area;              /* bins words */
     uint32_t *s_place = s_start + bins;                   /* bins words */
     uint32_t *s_scan = s_place + bins;                    /* 33 words */
     uint16_t *s_count = (uint16_t *)(s_scan + 33);        /* (block / 32) x bins */
 
     const int step_plan = plan[pass];
-    if (step_plan == PLAN_SKIP) /* nothing to move */
+    if (step_plan == PLAN_SKIP) { /* nothing to move; the next pass's table still needs clearing */
+        for (uint32_t d = threadIdx.x; d < bins; d += block)
+            next_lookback[(size_t)blockIdx.x * bins + d] = 0;
         return;
-    const uint32_t flip = step_plan & PLAN_FLIPPED ? LOOKBACK_FLIP : 0;
+    }
     const int from = step_plan & 1;
     const uint32_t *src = from ? buffer1 : buffer0;
     uint32_t *dst = from ? buffer0 : buffer1;
@@ -765,24 +573,16 @@ __device__ __forceinline__ void pass_tile(uint32_t *buffer0, uint32_t *buffer1, 
         s_count[i] = s_masks[i] = 0;
     __syncthreads();
     const size_t b = s_ticket;
-    uint32_t key[PAIRS_KPT], pos[MAX_KPT];
-    /* LAB BEGIN whole_test: 1 for keys alone in a tile that ends at or before n (plain loads), else 0 (each key checked) */
-    /* LAB STUB const int whole = 1; */
-    const int whole = !pairs && (b + 1) * tile <= n;
-    /* LAB END whole_test */
-    if (whole)
-        load_whole_tile(src, b, kpt, key, block, max_kpt);
-    else
-        load_warp_striped(src, n, b, kpt, key, block, max_kpt);
+    uint32_t key[MAX_KPT], pos[MAX_KPT];
+    load_warp_striped(src, n, b, kpt, key, block);
     size_t first = warp_striped_first(b, kpt, block);
-    uint16_t *my_slot = s_slots + (first - b * tile); /* key j's: my_slot[32 * j] */
     if (step_plan & PLAN_FIRST) /* the keys' radix forms, from their first read on */
 #pragma unroll
-        for (int j = 0; j < max_kpt; j++)
+        for (int j = 0; j < MAX_KPT; j++)
             if (j < kpt && first + 32 * j < n) /* the padding stays the largest form */
                 key[j] = radix_form(key[j], order);
     uint32_t count = count_tile(key, kpt, shift, width, s_count, &s_crowding, block,
-                                step_plan & PLAN_CROWDED, !pairs, (uint16_t *)s_masks, max_kpt);
+                                step_plan & PLAN_CROWDED, !pairs, (uint16_t *)s_masks);
     size_t base = b * tile;
     size_t valid = n - base < tile ? n - base : tile;
     /* the padding, all of the last digit, is ranked but not published */
@@ -791,23 +591,18 @@ __device__ __forceinline__ void pass_tile(uint32_t *buffer0, uint32_t *buffer1, 
          waited += 1000)
         __nanosleep(1000);
     if (threadIdx.x < bins)
-        publish_count(lookback, b, bins, threadIdx.x, real, flip);
-    const uint32_t *vsrc = from ? values1 : values0;
-    rank_tile(key, pos, my_slot, vsrc, first, n, kpt, shift, width, count, s_count, s_masks,
-              s_start, s_scan, &s_crowding, s_tile, pairs, block, step_plan & PLAN_CROWDED,
-              max_kpt);
+        publish_count(lookback, b, bins, threadIdx.x, real);
+    rank_tile(key, pos, kpt, shift, width, count, s_count, s_masks, s_start, s_scan, &s_crowding,
+              s_tile, pairs, block, step_plan & PLAN_CROWDED);
     if (threadIdx.x < bins) {
-        uint32_t before = look_back(lookback, b, bins, threadIdx.x, real, flip);
+        uint32_t before = look_back(lookback, b, bins, threadIdx.x, real);
         s_place[threadIdx.x] = starts[threadIdx.x] + before - s_start[threadIdx.x];
+        next_lookback[b * bins + threadIdx.x] = 0;
     }
+    const uint32_t *vsrc = from ? values1 : values0;
     uint32_t *vdst = from ? values0 : values1;
-    if (pairs == 1) /* the values' loads are in flight while the keys go out */
-        load_warp_striped(vsrc, n, b, kpt, key, block, max_kpt);
-    if (pairs == SLOTS_IN_SHARED) {
-        write_pairs(key, my_slot, s_tile, s_values, s_place, dst, vdst, valid, shift, mask,
-                    step_plan & PLAN_LAST, order, kpt, block, max_kpt);
-        return;
-    }
+    if (pairs) /* the values' loads are in flight while the keys go out */
+        load_warp_striped(vsrc, n, b, kpt, key, block);
     __syncthreads(); /* the tile is whole, the masks free for the slots' digits */
 
     for (unsigned i = threadIdx.x; i < valid; i += block) {
@@ -822,7 +617,7 @@ __device__ __forceinline__ void pass_tile(uint32_t *buffer0, uint32_t *buffer1, 
      * key in that place went */
     __syncthreads(); /* every key has left the reorder buffer */
 #pragma unroll
-    for (int j = 0; j < max_kpt; j++)
+    for (int j = 0; j < MAX_KPT; j++)
         if (j < kpt)
             s_tile[pos[j]] = key[j];
     __syncthreads();
@@ -831,7 +626,7 @@ __device__ __forceinline__ void pass_tile(uint32_t *buffer0, uint32_t *buffer1, 
 }
 
 /* Keys alone: at most 40 registers a thread, so that three blocks of 512 (48
- * warps) share a multiprocessor - with 64, as in 07.9, two did.  More tiles in
+ * warps) share a multiprocessor - with 64, two did.  More tiles in
  * flight hide more of the waits on the look-back and on the tile's barriers.
  * 40 is enough because no key's slot stays in a register.  Turing (sm_75) holds
  * 1,024 threads a multiprocessor, two blocks of 512, and ptxas refuses to plan
@@ -844,10 +639,11 @@ __device__ __forceinline__ void pass_tile(uint32_t *buffer0, uint32_t *buffer1, 
 __global__ void __launch_bounds__(512, PASS_BLOCKS)
     onesweep_pass(uint32_t *buffer0, uint32_t *buffer1, uint32_t *values0, uint32_t *values1,
                   size_t n, int pass, int shift, int width, int order, int kpt, const int *plan,
-                  const uint32_t *starts, uint32_t *lookback, uint32_t *tickets)
+                  const uint32_t *starts, uint32_t *lookback, uint32_t *next_lookback,
+                  uint32_t *tickets)
 {
     pass_tile(buffer0, buffer1, values0, values1, n, pass, shift, width, order, kpt, plan, starts,
-              lookback, tickets, 0, blockDim.x, MAX_KPT);
+              lookback, next_lookback, tickets, 0, blockDim.x);
 }
 
 /* The same pass compiled for the default shape - 512 threads, 16 keys each,
@@ -860,12 +656,12 @@ __global__ void __launch_bounds__(DEFAULT_BLOCK, PASS_BLOCKS)
     onesweep_pass_512x16(uint32_t *buffer0, uint32_t *buffer1, uint32_t *values0,
                          uint32_t *values1, size_t n, int pass, int shift, int width, int order,
                          int kpt, const int *plan, const uint32_t *starts, uint32_t *lookback,
-                         uint32_t *tickets)
+                         uint32_t *next_lookback, uint32_t *tickets)
 {
     (void)width; /* DEFAULT_WIDTH and DEFAULT_KPT instead: the launch passes the same */
     (void)kpt;
     pass_tile(buffer0, buffer1, values0, values1, n, pass, shift, DEFAULT_WIDTH, order,
-              DEFAULT_KPT, plan, starts, lookback, tickets, 0, DEFAULT_BLOCK, MAX_KPT);
+              DEFAULT_KPT, plan, starts, lookback, next_lookback, tickets, 0, DEFAULT_BLOCK);
 }
 
 /* Pairs: each key's slot stays in a register for its value (16 more), and at
@@ -874,41 +670,25 @@ __global__ void __launch_bounds__(DEFAULT_BLOCK, PASS_BLOCKS)
 __global__ void __launch_bounds__(512, 2)
     onesweep_pass_pairs(uint32_t *buffer0, uint32_t *buffer1, uint32_t *values0, uint32_t *values1,
                         size_t n, int pass, int shift, int width, int order, int kpt, const int *plan,
-                        const uint32_t *starts, uint32_t *lookback, uint32_t *tickets)
+                        const uint32_t *starts, uint32_t *lookback, uint32_t *next_lookback,
+                        uint32_t *tickets)
 {
     pass_tile(buffer0, buffer1, values0, values1, n, pass, shift, width, order, kpt, plan, starts,
-              lookback, tickets, 1, blockDim.x, MAX_KPT);
-}
-
-/* Pairs in tiles of 512 x PAIRS_KPT, where two such blocks fit a
- * multiprocessor (wide_pairs): each key's slot waits for its value in shared
- * memory, so the 64 registers of two blocks hold 24 keys a thread.  The
- * block and the keys a thread are constants; the digit width comes from the
- * launch. */
-__global__ void __launch_bounds__(DEFAULT_BLOCK, 2)
-    onesweep_pass_pairs_512x24(uint32_t *buffer0, uint32_t *buffer1, uint32_t *values0,
-                               uint32_t *values1, size_t n, int pass, int shift, int width,
-                               int order, int kpt, const int *plan, const uint32_t *starts,
-                               uint32_t *lookback, uint32_t *tickets)
-{
-    (void)kpt; /* PAIRS_KPT instead: the launch passes the same */
-    pass_tile(buffer0, buffer1, values0, values1, n, pass, shift, width, order, PAIRS_KPT, plan,
-              starts, lookback, tickets, SLOTS_IN_SHARED, DEFAULT_BLOCK, PAIRS_KPT);
+              lookback, next_lookback, tickets, 1, blockDim.x);
 }
 
 typedef void (*onesweep_kernel)(uint32_t *, uint32_t *, uint32_t *, uint32_t *, size_t, int, int,
                                 int, int, int, const int *, const uint32_t *, uint32_t *,
-                                uint32_t *);
+                                uint32_t *, uint32_t *);
 
 /* The kernel of a pass of the given digit width: the one compiled for the
  * default shape where the pass has that shape, else the general one.  Pairs
- * run in tiles of 512 x PAIRS_KPT where the GPU holds two of them a
- * multiprocessor (wide_pairs), else the general kernel: at the default shape
- * with slots in registers their pass was slower (64 registers against 59). */
+ * always run the general one: at the default shape their pass was slower
+ * (64 registers against 59). */
 static onesweep_kernel pass_kernel(const sort_options *opt, int width, int pairs)
 {
     if (pairs)
-        return wide_pairs(opt) ? onesweep_pass_pairs_512x24 : onesweep_pass_pairs;
+        return onesweep_pass_pairs;
     int default_shape = opt->block == DEFAULT_BLOCK && opt->kpt == DEFAULT_KPT && width == DEFAULT_WIDTH;
     return default_shape ? onesweep_pass_512x16 : onesweep_pass;
 }
@@ -920,41 +700,32 @@ typedef struct {
     const sort_options *opt;
     size_t tile, tiles;     /* keys per tile (block x kpt), number of tiles */
     uint32_t *d_starts;     /* [pass][digit] counts, then where each run starts; then the tickets */
-    uint32_t *d_lookback;   /* one table of tiles x 2^bits words, every pass's */
+    uint32_t *d_lookback;   /* two tables of tiles x 2^bits words */
     uint32_t *d_tickets;    /* one counter a pass, just after the counts: one memset clears both */
     int *d_plan;            /* each pass's plan, then the buffer of the sorted keys */
     int histogram_blocks;   /* 4 a multiprocessor: the histogram's grid */
-    int copy_blocks;        /* as many as fit: the least grid of all_pass_histogram_8x4 */
     step_timer timer;
     sort_report *rep;
 } sort_context;
 
-/* One pass between the two key buffers, as its plan says, with the look-back
- * table every pass uses (pass p - 1, its last user, has finished). */
+/* One pass between the two key buffers, as its plan says.  Pass p uses
+ * look-back table p % 2 and clears the other for pass p + 1 (pass p - 1, its
+ * last user, has finished; a skipped pass clears it too). */
 static void sort_pass(sort_context *c, uint32_t *d_a, uint32_t *d_b, uint32_t *d_va,
                       uint32_t *d_vb, int pass, int shift, int width)
 {
     const sort_options *opt = c->opt;
-    size_t bins = (size_t)1 << opt->bits;
+    size_t bins = (size_t)1 << opt->bits, table = bins * c->tiles;
+    uint32_t *lookback = c->d_lookback + (size_t)(pass % 2) * table;
+    uint32_t *next = c->d_lookback + (size_t)((pass + 1) % 2) * table;
     onesweep_kernel kernel = pass_kernel(opt, width, d_va != NULL);
-    size_t shared = kernel == onesweep_pass_pairs_512x24
-                        ? wide_pairs_shared_bytes(width)
-                        : downsweep_shared_bytes(opt->block, opt->kpt, width);
-    kernel<<<c->tiles, opt->block, shared>>>(
-        d_a, d_b, d_va, d_vb, c->n, pass, shift, width, order_of(opt), (int)(c->tile / opt->block), c->d_plan,
+    kernel<<<c->tiles, opt->block, downsweep_shared_bytes(opt->block, opt->kpt, width)>>>(
+        d_a, d_b, d_va, d_vb, c->n, pass, shift, width, order_of(opt), opt->kpt, c->d_plan,
         c->d_starts + pass * bins,
-        c->d_lookback, c->d_tickets + pass);
+        lookback, next, c->d_tickets + pass);
     CUDA_CHECK_LAUNCH();
     step_timer_mark(&c->timer, pass, STEP_SCATTER);
 }
-
-/* all_pass_histogram_8x4's shared memory: 32 copies of 1,024 16-bit counters. */
-#define COPY_SHARED_BYTES (32 * 4 * 256 / 2 * sizeof(uint32_t))
-
-/* Tests only (07_onesweep/test_hooks.cu sets it): the least grid of
- * all_pass_histogram_8x4 in place of the GPU's (0: the GPU's), so that a test can
- * check that the grid still grows with n. */
-static int test_copy_blocks;
 
 /* Every pass's digit counts, where each digit's run starts, and the passes'
  * plan - on the GPU: the host launches every pass and waits for nothing. */
@@ -962,18 +733,9 @@ static void histogram(sort_context *c, const uint32_t *d_keys, int passes)
 {
     const sort_options *opt = c->opt;
     size_t bins = (size_t)1 << opt->bits;
-    if (opt->bits == 8 && first_bit(opt) == 0 && last_bit(opt) == 32) {
-        /* at most COPY_KEYS_A_THREAD keys a thread: more blocks where n asks for them */
-        size_t keys_a_block = (size_t)COPY_BLOCK * COPY_KEYS_A_THREAD;
-        size_t blocks = (c->n + keys_a_block - 1) / keys_a_block;
-        size_t least = test_copy_blocks > 0 ? (size_t)test_copy_blocks : (size_t)c->copy_blocks;
-        all_pass_histogram_8x4<<<blocks > least ? blocks : least, COPY_BLOCK,
-                                 COPY_SHARED_BYTES>>>(d_keys, c->n, order_of(opt), c->d_starts,
-                                                      c->d_lookback, bins * c->tiles);
-    } else
-        all_pass_histogram<<<c->histogram_blocks, 256, passes * bins * sizeof(uint32_t)>>>(
-            d_keys, c->n, opt->bits, passes, first_bit(opt), last_bit(opt), order_of(opt),
-            c->d_starts, c->d_lookback, bins * c->tiles);
+    all_pass_histogram<<<c->histogram_blocks, 256, passes * bins * sizeof(uint32_t)>>>(
+        d_keys, c->n, opt->bits, passes, first_bit(opt), last_bit(opt), order_of(opt),
+        c->d_starts, c->d_lookback, bins * c->tiles);
     CUDA_CHECK_LAUNCH();
     digit_starts<<<1, bins < 32 ? 32 : bins>>>(c->d_starts, opt->bits, passes, c->n, opt->no_skip,
                                                c->d_plan);
@@ -987,13 +749,13 @@ static void context_create(sort_context *c, size_t n, const sort_options *opt, s
     c->n = n;
     c->opt = opt;
     c->rep = rep;
-    c->tile = (size_t)opt->block * pass_kpt(opt);
+    c->tile = (size_t)opt->block * opt->kpt;
     c->tiles = tiles_for(n, opt);
     size_t bins = (size_t)1 << opt->bits, table = bins * c->tiles;
     c->d_starts = (uint32_t *)gpu_alloc((MAX_PASSES * bins + MAX_PASSES) * sizeof(uint32_t),
                                         opt->poison);
     c->d_tickets = c->d_starts + MAX_PASSES * bins;
-    c->d_lookback = (uint32_t *)gpu_alloc(table * sizeof(uint32_t), opt->poison);
+    c->d_lookback = (uint32_t *)gpu_alloc(2 * table * sizeof(uint32_t), opt->poison);
     c->d_plan = (int *)gpu_alloc((MAX_PASSES + 1) * sizeof(int), opt->poison);
     CUDA_CHECK(cudaDeviceGetAttribute(&c->histogram_blocks, cudaDevAttrMultiProcessorCount, 0));
     int shared = (int)downsweep_shared_bytes(opt->block, opt->kpt, opt->bits);
@@ -1002,25 +764,13 @@ static void context_create(sort_context *c, size_t n, const sort_options *opt, s
                                     shared));
     CUDA_CHECK(cudaFuncSetAttribute(onesweep_pass_pairs, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     shared));
-    if (wide_pairs(opt)) /* beyond what a block may ask for on every GPU of the course */
-        CUDA_CHECK(cudaFuncSetAttribute(onesweep_pass_pairs_512x24,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)wide_pairs_shared_bytes(opt->bits)));
     c->histogram_blocks *= 4;
-    int copies_a_multiprocessor = 0, multiprocessors = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0));
-    CUDA_CHECK(cudaFuncSetAttribute(all_pass_histogram_8x4,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)COPY_SHARED_BYTES));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &copies_a_multiprocessor, all_pass_histogram_8x4, COPY_BLOCK, COPY_SHARED_BYTES));
-    c->copy_blocks = multiprocessors * (copies_a_multiprocessor > 0 ? copies_a_multiprocessor : 1);
     step_timer_create(&c->timer);
 }
 
-/* Before every sort: zero counts and tickets, side by side.  The look-back
- * table is the histogram kernel's to clear, once: the passes after the first
- * flip their words instead. */
+/* Before every sort: zero counts and tickets, side by side.  The first pass's
+ * look-back table is the histogram kernel's to clear, and each pass clears the
+ * next one's. */
 static void context_clear(sort_context *c)
 {
     size_t bins = (size_t)1 << c->opt->bits;
@@ -1043,9 +793,6 @@ int stage_sort_pairs(const uint32_t *keys_in, const uint32_t *values_in, uint32_
 {
     (void)err;
     (void)errlen;
-    sort_options own = *opt; /* pairs where values come: the tiles' shape follows them */
-    own.pairs = values_in != NULL;
-    opt = &own;
     int passes = passes_in_range(opt);
     report_clear(rep, passes);
     if (n == 0)

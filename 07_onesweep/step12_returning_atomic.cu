@@ -1,0 +1,907 @@
+/*
+ * 07_onesweep/step12_returning_atomic.cu - step 07.12: the leader's count
+ * comes back from its atomic.
+ *
+ * What changed since step 07.11 (the whole story: README.md)
+ *   Ranking a spread tile, the lanes of a warp that share a digit read the
+ *   warp's count of it, and the lowest of them writes it back moved on: two
+ *   requests to shared memory beside the lane masks' three, on the unit every
+ *   warp of the pass queues for.  Now the leader adds the group's size with
+ *   an atomic that returns the count as it was, and a shuffle hands that
+ *   count to the group in registers: no lane loads the count, none stores it.
+ *
+ * Steps: histogram (every pass's digit counts, once), then per pass scatter
+ * (ticket, rank, look back, reorder the tile, write runs).
+ *
+ * Run:  build/bin/07_onesweep -n 16777217 --verbose
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda/atomic>
+
+#include "cuda_check.h"
+#include "gpu.h"
+#include "sort_stage.h"
+#include "timer.h"
+
+#include "../05_warp_shuffle/warp_scan.cuh"
+
+enum { STEP_HISTOGRAM, STEP_SCATTER };
+
+#define MAX_KPT 16
+/* The default shape: a kernel of the pass is compiled for it. */
+#define DEFAULT_BLOCK 512
+#define DEFAULT_KPT 16
+#define DEFAULT_WIDTH 8
+
+/* What follows a pass's keys: nothing, or values whose keys' slots wait for
+ * them in registers. */
+enum { KEYS_ALONE, SLOTS_IN_REGISTERS };
+
+/* The shared memory a block may ask for on every GPU the course builds for
+ * (compute capability 7.5 allows 64 KB; later ones more); beyond 48 KB a
+ * kernel must ask for it (cudaFuncSetAttribute, in allow_shared_memory). */
+#define SHARED_MEMORY_OPTIN (64 * 1024)
+
+/* A look-back word: a tile's state for one digit in the top 2 bits, a count
+ * below them.  Not ready yet (0), the tile's own count (AGGREGATE), or the
+ * count of the tile and every tile before it (PREFIX). */
+#define LOOKBACK_AGGREGATE (1u << 30)
+#define LOOKBACK_PREFIX (2u << 30)
+#define LOOKBACK_COUNT ((1u << 30) - 1)
+
+/* Many blocks read and write a look-back word at once, so every access to one
+ * is a device-scope atomic: a plain or volatile access there would be a data
+ * race, whose result the CUDA memory model does not define.  Relaxed order is
+ * enough: the word holds all a reader uses (flag and count together), so no
+ * other write has to become visible with it - no acquire, no release. */
+typedef cuda::atomic_ref<uint32_t, cuda::thread_scope_device> lookback_word;
+
+/* A test may hold a tile back before it publishes its counts, to show that
+ * the tiles after it wait and the sort still ends right: test_hooks.cu
+ * defines this before it includes the step.  The sort's own build compiles
+ * nothing here. */
+#ifndef TEST_HOLD_TILE
+#define TEST_HOLD_TILE(tile)
+#endif
+
+const stage_info STAGE = {
+    .name = "07_onesweep",
+    .title = "the leader's count comes back from its atomic",
+    .needs_gpu = 1,
+    .nsteps = 2,
+    .step_name = {"histogram", "scatter"},
+    .uses = USES_BITS | USES_BLOCK | USES_KPT | USES_SKIP | USES_TYPE | USES_PAIRS |
+            USES_DESCENDING | USES_BIT_RANGE,
+    .defaults = {.bits = 8, .block = DEFAULT_BLOCK, .kpt = DEFAULT_KPT},
+    .range = {.bits = {1, 8}, .block = {32, 512, 1}, .kpt = {1, MAX_KPT}},
+    .max_keys = LOOKBACK_COUNT,
+};
+
+/* ---- a pass's shape and shared memory ------------------------------------- */
+
+/* The block scan's words: a total a warp, and the block's. */
+#define SCAN_WORDS 33
+
+/* Where each part of a pass's shared memory starts, in 32-bit words, for a
+ * tile of block x kpt keys and 2^width digits: the host sizes a launch by it
+ * and the kernel carves its buffer by it, so the two cannot disagree. */
+typedef struct {
+    unsigned tile;   /* the tile's keys, each in its sorted place once ranked */
+    unsigned masks;  /* each warp's lane mask of each digit while the tile is ranked; then
+                        each slot's digit (a byte) for its value */
+    unsigned start;  /* each digit's start in the tile */
+    unsigned place;  /* each digit's place in the output, less its start in the tile */
+    unsigned scan;   /* SCAN_WORDS */
+    unsigned counts; /* each warp's 16-bit count of each digit */
+    unsigned bytes;  /* all of it */
+} pass_layout;
+
+__host__ __device__ __forceinline__ pass_layout layout_of(unsigned block, unsigned kpt,
+                                                          unsigned width)
+{
+    const unsigned tile = block * kpt, bins = 1u << width, rows = block / 32 * bins;
+    pass_layout l;
+    l.tile = 0;
+    l.masks = tile;
+    l.start = l.masks + (rows > tile / 4 ? rows : tile / 4);
+    l.place = l.start + bins;
+    l.scan = l.place + bins;
+    l.counts = l.scan + SCAN_WORDS;
+    l.bytes = l.counts * (unsigned)sizeof(uint32_t) + rows * (unsigned)sizeof(uint16_t);
+    return l;
+}
+
+static size_t tiles_for(size_t n, int block, int kpt)
+{
+    size_t tile = (size_t)block * kpt;
+    return (n + tile - 1) / tile;
+}
+
+/* Beyond the declared ranges: the tile must fit in a block's shared memory,
+ * a pass gives each digit a thread of its own, and a look-back word holds a
+ * count of at most 2^30 - 1 keys. */
+int stage_check_options(const sort_options *opt, size_t n, char *err, size_t errlen)
+{
+    if (n > LOOKBACK_COUNT) {
+        snprintf(err, errlen,
+                 "-n %zu: 07_onesweep sorts at most %u keys (a look-back word holds a 30-bit "
+                 "count)", n, LOOKBACK_COUNT);
+        return -1;
+    }
+    if (opt->block < (1 << opt->bits)) {
+        snprintf(err, errlen,
+                 "--bits %d --block %d: a pass needs a thread per digit, "
+                 "a block of at least %d threads",
+                 opt->bits, opt->block, 1 << opt->bits);
+        return -1;
+    }
+    size_t shared = layout_of(opt->block, opt->kpt, opt->bits).bytes;
+    if (shared > SHARED_MEMORY_OPTIN) {
+        snprintf(err, errlen,
+                 "--block %d --kpt %d: a tile of %d keys needs %zu bytes of shared memory, more "
+                 "than the %d a block may use; use fewer keys per thread or a smaller block",
+                 opt->block, opt->kpt, opt->block * opt->kpt, shared, SHARED_MEMORY_OPTIN);
+        return -1;
+    }
+    return 0;
+}
+
+/* two key buffers (ping-pong), and two of values with pairs; two look-back
+ * tables of 2^k words a tile (one pass's, and the next pass's being
+ * cleared), the counts and the tickets */
+size_t stage_device_bytes(const sort_options *opt, size_t n)
+{
+    size_t lookback = ((size_t)1 << opt->bits) * tiles_for(n, opt->block, opt->kpt);
+    return ((opt->pairs ? 4 : 2) * n + 2 * lookback) * sizeof(uint32_t) + (1u << 20);
+}
+
+/* Device memory each step moves (L: a pass's look-back words, 2^k a tile):
+ * histogram: the keys once, for every pass; scatter, every pass: the keys
+ * (and values) in and out, L written twice (aggregate, prefix) and cleared
+ * for the next pass.  4 + 8 bytes of keys a key and pass: 36 for 4 passes,
+ * against 05.4's 48.  A skipped pass moves nothing; the model counts every
+ * pass. */
+double stage_step_bytes(const sort_options *opt, size_t n, int step)
+{
+    double passes = passes_in_range(opt), keys = 4.0 * (double)n;
+    double values = opt->pairs ? keys : 0.0;
+    double lookback = 4.0 * (double)((size_t)1 << opt->bits) * (double)tiles_for(n, opt->block, opt->kpt);
+    return step == STEP_HISTOGRAM ? keys : passes * (2 * (keys + values) + 3 * lookback);
+}
+
+/* ---- keys and their digits -------------------------------------------------- */
+
+__device__ uint32_t digit_of(uint32_t key, int shift, uint32_t mask) { return (key >> shift) & mask; }
+
+/* The order a sort asks for: the key type (enum key_type), and bit 2 for
+ * descending. */
+#define ORDER_DESCENDING 4
+static int order_of(const sort_options *opt) { return opt->key_type | (opt->descending ? ORDER_DESCENDING : 0); }
+
+/* A key as the unsigned number that sorts in the wanted order (stage 01's
+ * radix_form, on the GPU: bits flipped, the same for every key of a sign), and back. */
+__device__ __forceinline__ uint32_t radix_form(uint32_t key, int order)
+{
+    uint32_t sign = (order & 3) == KEY_U32 ? 0 : 0x80000000u;        /* i32 and f32 */
+    uint32_t if_negative = (order & 3) == KEY_F32 ? 0x7FFFFFFFu : 0; /* a negative float */
+    uint32_t always = order & ORDER_DESCENDING ? ~sign : sign;
+    return key ^ always ^ ((uint32_t)((int32_t)key >> 31) & if_negative);
+}
+
+__device__ __forceinline__ uint32_t key_of(uint32_t form, int order)
+{
+    int type = order & 3;
+    if (order & ORDER_DESCENDING)
+        form = ~form;
+    return type == KEY_I32   ? form ^ 0x80000000u
+           : type == KEY_F32 ? (form >> 31 ? form & 0x7FFFFFFFu : ~form)
+                             : form;
+}
+
+/* ---- 1. histogram: every pass's digit counts, one read of the keys -------- */
+
+/* What the histogram step reads and writes: its kernels' one argument. */
+typedef struct {
+    const uint32_t *keys;
+    size_t n;
+    int bits, passes;   /* the digits' width, and the passes */
+    int begin, end;     /* the bits sorted by: [begin, end) of the radix form */
+    int order;          /* order_of */
+    uint32_t *counts;   /* counts[p * 2^bits + d]: the keys whose digit of pass p is d */
+} histogram_args;
+
+/* One key's digits, one count each, in the block's counters. */
+__device__ __forceinline__ void count_digits(uint32_t *s_count, uint32_t key, int bits, int passes,
+                                             int begin, uint32_t below_end, int order)
+{
+    /* bits [begin, end) of the key's radix form, cut out once (below_end: the bits under end) */
+    const uint32_t bins = 1u << bits;
+    const uint32_t form = (radix_form(key, order) & below_end) >> begin;
+    for (int p = 0; p < passes; p++)
+        atomicAdd(&s_count[p * bins + digit_of(form, p * bits, bins - 1)], 1u);
+}
+
+/* This block's share of the keys, counted in s_count, four keys to a 16-byte
+ * load. */
+__device__ __forceinline__ void count_keys(uint32_t *s_count, const histogram_args &h, int begin,
+                                           uint32_t below_end, int order)
+{
+    const size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    const uint4 *keys4 = (const uint4 *)h.keys; /* cudaMalloc aligns to 256 bytes */
+    for (size_t i = first; i < h.n / 4; i += stride) {
+        uint4 k = keys4[i];
+        count_digits(s_count, k.x, h.bits, h.passes, begin, below_end, order);
+        count_digits(s_count, k.y, h.bits, h.passes, begin, below_end, order);
+        count_digits(s_count, k.z, h.bits, h.passes, begin, below_end, order);
+        count_digits(s_count, k.w, h.bits, h.passes, begin, below_end, order);
+    }
+    for (size_t i = h.n / 4 * 4 + first; i < h.n; i += stride)
+        count_digits(s_count, h.keys[i], h.bits, h.passes, begin, below_end, order);
+}
+
+/* Each block counts its share of the keys in shared memory (one counter a
+ * pass and digit), then adds its counts to the global ones. */
+__global__ void all_pass_histogram(const histogram_args h)
+{
+    extern __shared__ uint32_t s_count[]; /* passes x 2^bits */
+    const uint32_t bins = 1u << h.bits;
+    const uint32_t below_end = h.end == 32 ? 0xFFFFFFFFu : (1u << h.end) - 1;
+    for (uint32_t i = threadIdx.x; i < h.passes * bins; i += blockDim.x)
+        s_count[i] = 0;
+    __syncthreads();
+    /* plain u32 keys of all 32 bits get a copy of the loop without the transform */
+    if (h.order == KEY_U32 && h.begin == 0 && h.end == 32)
+        count_keys(s_count, h, 0, 0xFFFFFFFFu, KEY_U32);
+    else
+        count_keys(s_count, h, h.begin, below_end, h.order);
+    __syncthreads();
+    for (uint32_t i = threadIdx.x; i < h.passes * bins; i += blockDim.x)
+        if (s_count[i] != 0)
+            atomicAdd(&h.counts[i], s_count[i]);
+}
+
+/* A pass's plan: skip it, or read buffer `from` (0 or 1) and write the other;
+ * the first pass that runs also turns keys into radix forms as it reads them
+ * (PLAN_FIRST), the last one turns them back as it writes (PLAN_LAST). */
+enum { PLAN_SKIP = 2, PLAN_FIRST = 4, PLAN_LAST = 8 };
+
+/* One block, a thread a digit: each pass's counts become where each digit's
+ * run starts in the output (an exclusive scan), and the passes' plan: a pass
+ * where one digit holds all n keys would move nothing, and is skipped (unless
+ * no_skip); the others read the buffer the pass before them wrote.
+ * plan[passes] is the buffer that holds the sorted keys at the end. */
+__global__ void digit_starts(uint32_t *counts, int bits, int passes, size_t n, int no_skip,
+                             int *plan)
+{
+    __shared__ uint32_t s_warp[SCAN_WORDS];
+    const uint32_t bins = 1u << bits, d = threadIdx.x;
+    int from = 0, first_run = -1, last_run = -1;
+    for (int p = 0; p < passes; p++) {
+        uint32_t *pass = counts + (size_t)p * bins;
+        uint32_t count = d < bins ? pass[d] : 0, all;
+        uint32_t start = block_exclusive_scan(count, s_warp, &all);
+        int one_digit = __syncthreads_or(d < bins && count == n);
+        if (d < bins)
+            pass[d] = start;
+        if (d == 0)
+            plan[p] = one_digit && !no_skip ? PLAN_SKIP : from;
+        if (!one_digit || no_skip) {
+            from ^= 1;
+            first_run = first_run < 0 ? p : first_run;
+            last_run = p;
+        }
+    }
+    if (d == 0) {
+        plan[passes] = from;
+        if (first_run >= 0) {
+            plan[first_run] |= PLAN_FIRST;
+            plan[last_run] |= PLAN_LAST;
+        }
+    }
+}
+
+/* ---- 2. a pass: ticket, rank, look back, reorder, write runs ------------ */
+
+/* What one pass reads and writes: its kernel's one argument. */
+typedef struct {
+    uint32_t *keys[2];      /* the key buffers: the pass reads the one its plan names */
+    uint32_t *values[2];    /* the values' buffers, the same way; NULL with keys alone */
+    size_t n;               /* keys */
+    int pass;               /* its plan is plan[pass] */
+    int shift, width;       /* its digit: bits [shift, shift + width) of a key's radix form */
+    int kpt;                /* keys a thread */
+    int order;              /* order_of */
+    const int *plan;        /* every pass's plan (digit_starts) */
+    const uint32_t *starts; /* where the run of each digit starts in the pass's output */
+    uint32_t *lookback;     /* the pass's look-back table: a word a tile and digit */
+    uint32_t *next_lookback; /* the next pass's, its tiles' words cleared as this one runs */
+    uint32_t *ticket;       /* the pass's tile counter */
+} pass_args;
+
+/* A tile as each of its threads sees it.  block, kpt and width are constants
+ * where the kernel is compiled for one shape. */
+typedef struct {
+    unsigned block; /* threads */
+    int kpt;        /* keys a thread */
+    int shift;      /* the digit: bits [shift, shift + width) */
+    int width;
+    size_t n;       /* the keys of the sort */
+    size_t b;       /* the tile: its ticket */
+    size_t first;   /* the index of this thread's first key; key j is at first + 32 j */
+    size_t valid;   /* the tile's keys below n */
+} tile_view;
+
+/* The arrays of a pass's shared memory, where layout_of puts them. */
+typedef struct {
+    uint32_t *tile, *masks, *start, *place, *scan;
+    uint16_t *counts;
+    uint32_t *crowding; /* the tile's sum of squared digit counts */
+} pass_shared;
+
+__device__ __forceinline__ pass_shared carve(uint32_t *base, const pass_layout &l,
+                                             uint32_t *crowding)
+{
+    pass_shared s;
+    s.tile = base + l.tile;
+    s.masks = base + l.masks;
+    s.start = base + l.start;
+    s.place = base + l.place;
+    s.scan = base + l.scan;
+    s.counts = (uint16_t *)(base + l.counts);
+    s.crowding = crowding;
+    return s;
+}
+
+/* Warp-striped: warp w holds the contiguous run [w * 32 * kpt, (w + 1) * 32 *
+ * kpt) of tile b, and lane l its keys l, l + 32, l + 64 ..., so each load of
+ * the warp is 32 neighbouring words.  The index of this thread's first key: */
+__device__ __forceinline__ size_t warp_striped_first(size_t b, int kpt, unsigned block)
+{
+    return b * block * kpt + (threadIdx.x / 32) * 32 * kpt + threadIdx.x % 32;
+}
+
+/* key[j] = src[t.first + 32 j].  Past the end: keys whose bits are all 1,
+ * which rank after every real key and are never written. */
+__device__ __forceinline__ void load_warp_striped(const uint32_t *src, const tile_view &t,
+                                                  uint32_t *key)
+{
+#pragma unroll
+    for (int j = 0; j < MAX_KPT; j++)
+        if (j < t.kpt)
+            key[j] = t.first + 32 * j < t.n ? src[t.first + 32 * j] : 0xFFFFFFFFu;
+}
+
+/* The same for a tile that ends at or before n: no key past the end, so no
+ * bound to check - a plain load a key, 32 neighbouring words a warp. */
+__device__ __forceinline__ void load_whole_tile(const uint32_t *src, const tile_view &t,
+                                                uint32_t *key)
+{
+    const uint32_t *mine = src + t.first;
+#pragma unroll
+    for (int j = 0; j < MAX_KPT; j++)
+        if (j < t.kpt)
+            key[j] = mine[32 * j];
+}
+
+/* `amount` more in counter d of a row of 16-bit counters in shared memory;
+ * returns the counter as it was before.  Shared atomics add 32-bit words, so
+ * this adds to the counter's half of word d / 2 of the row (a row starts on a
+ * word: 2^width counters, and width >= 1): a warp's count of a digit is at
+ * most 32 x 16, and a place in the tile below 8192, so the half never
+ * carries into its neighbour.  The word's address is the row's plus an index,
+ * so the compiler knows it is shared memory and emits a shared atomic. */
+__device__ __forceinline__ uint32_t add_16(uint16_t *row, uint32_t d, uint32_t amount)
+{
+    /* WRITE BEGIN returning_atomic: the leader's count from its atomic, handed on by a shuffle */
+    /* WRITE STUB (void)row; (void)d; (void)amount; return 0; */
+    uint32_t word = atomicAdd((uint32_t *)row + d / 2, d % 2 ? amount << 16 : amount);
+    return d % 2 ? word >> 16 : word & 0xFFFFu;
+    /* WRITE END returning_atomic */
+}
+
+/* The place of this lane's key among its warp's keys of its digit so far,
+ * from the warp's counts of its digits (a row: count[d]).  Crowded keys:
+ * __match_any_sync names the lanes that share the digit (its cost grows with
+ * the number of different digits among the 32 keys), and the lowest of them
+ * moves the count on.  Spread keys: each lane sets its bit in its digit's
+ * word of the warp's masks, and the word then names the lanes that share the
+ * digit - one atomic where 05.3 spends a ballot per bit - though lanes that
+ * share a word take turns at it.  The lowest such lane adds their number to
+ * the count with an atomic that returns the count before, clears the word
+ * for the next keys, and hands the count to the others with a shuffle. */
+__device__ __forceinline__ uint32_t rank_in_warp_by_atomics_or_match(uint32_t digit,
+                                                                     uint32_t *masks,
+                                                                     uint16_t *count, int crowded)
+{
+    const unsigned lane = threadIdx.x % 32;
+    unsigned same;
+    uint32_t before;
+    if (crowded) {
+        same = __match_any_sync(0xFFFFFFFFu, digit);
+        before = count[digit];
+        __syncwarp(); /* every lane has read the count before it changes */
+        if (lane == __ffs(same) - 1)
+            count[digit] = (uint16_t)(before + __popc(same));
+    } else {
+        /* WRITE BEGIN returning_atomic: the leader's count from its atomic, handed on by a shuffle */
+        /* WRITE STUB same = 0; before = 0; (void)masks; */
+        atomicOr(&masks[digit], 1u << lane);
+        __syncwarp();
+        same = masks[digit];
+        __syncwarp(); /* every lane has read the word before its leader clears it */
+        const unsigned leader = __ffs(same) - 1;
+        before = 0;
+        /* LAB BEGIN leader_count: the leader adds the group's size and clears the word; all get its count */
+        if (lane == leader) {
+            before = add_16(count, digit, __popc(same));
+            masks[digit] = 0;
+        }
+        before = __shfl_sync(0xFFFFFFFFu, before, leader);
+        /* LAB END leader_count */
+        /* WRITE END returning_atomic */
+    }
+    __syncwarp(); /* the count and the word are updated before the next key's lanes use them */
+    return before + __popc(same & ((1u << lane) - 1));
+}
+
+/* Counts first: each warp counts its keys' digits in its own row of counters
+ * - no counter is shared by two warps, so keys of one digit from many warps
+ * do not queue for one word.  Thread d (< 2^width) then walks digit d's
+ * rows: each warp's count of d becomes where its keys of d start among the
+ * tile's keys of d, and it returns the tile's count of d.  *sh.crowding gets
+ * the sum of the counts' squares: (tile size)^2 times the chance that two
+ * keys of the tile share a digit. */
+__device__ __forceinline__ uint32_t count_tile(const uint32_t *key, const tile_view &t,
+                                               const pass_shared &sh)
+{
+    const uint32_t bins = 1u << t.width, mask = bins - 1;
+    const unsigned warps = t.block / 32;
+    uint16_t *my_count = sh.counts + threadIdx.x / 32 * bins;
+#pragma unroll
+    for (int j = 0; j < MAX_KPT; j++)
+        if (j < t.kpt)
+            add_16(my_count, digit_of(key[j], t.shift, mask), 1);
+    __syncthreads();
+    uint32_t count = 0;
+    if (threadIdx.x < bins)
+        for (unsigned w = 0; w < warps; w++) {
+            uint32_t c = sh.counts[w * bins + threadIdx.x];
+            sh.counts[w * bins + threadIdx.x] = (uint16_t)count;
+            count += c;
+        }
+    uint32_t squares = count * count; /* at most 8192^2 in all: no overflow */
+    for (int offset = 16; offset > 0; offset /= 2)
+        squares += __shfl_xor_sync(0xFFFFFFFFu, squares, offset);
+    if (threadIdx.x % 32 == 0 && threadIdx.x < bins)
+        atomicAdd(sh.crowding, squares);
+    return count;
+}
+
+/* Thread d brings the tile's count of digit d (count_tile's): sh.start[d]
+ * gets where its run starts in the tile, and every warp's entry of d moves up
+ * by as much, so that the ranking's running counts are places in the tile. */
+__device__ __forceinline__ void counts_to_places(const tile_view &t, const pass_shared &sh,
+                                                 uint32_t count)
+{
+    const uint32_t bins = 1u << t.width;
+    uint32_t all;
+    uint32_t start = block_exclusive_scan(count, sh.scan, &all); /* ends with a barrier */
+    if (threadIdx.x < bins) {
+        sh.start[threadIdx.x] = start;
+        for (unsigned w = 0; w < t.block / 32; w++)
+            sh.counts[w * bins + threadIdx.x] += start;
+    }
+    __syncthreads();
+}
+
+/* Ranks the tile held warp-striped in key[] by digit: key j goes to its place
+ * in the tile stably sorted by digit, in sh.tile, as soon as it is ranked; a
+ * key's rank in its warp is its place.  Only with values is that place kept,
+ * in pos[j].  A tile is crowded where two of its keys share a digit with a
+ * chance above 1/32 (spread keys: 1/256): its warps rank by match. */
+template <int PAIRS>
+__device__ __forceinline__ void rank_tile(const uint32_t *key, uint32_t *pos, const tile_view &t,
+                                          const pass_shared &sh)
+{
+    const uint32_t bins = 1u << t.width, mask = bins - 1;
+    const unsigned warp = threadIdx.x / 32, tile = t.block * t.kpt;
+    uint16_t *my_count = sh.counts + warp * bins; /* this warp's next place of each digit */
+    uint32_t *my_masks = sh.masks + warp * bins;
+    const int crowded = *sh.crowding > tile * tile / 32;
+#pragma unroll
+    for (int j = 0; j < MAX_KPT; j++) /* the warp's keys in input order: stable */
+        if (j < t.kpt) {
+            uint32_t slot = rank_in_warp_by_atomics_or_match(digit_of(key[j], t.shift, mask),
+                                                             my_masks, my_count, crowded);
+            sh.tile[slot] = key[j];
+            if (PAIRS == SLOTS_IN_REGISTERS)
+                pos[j] = slot;
+        }
+}
+
+/* Thread d of tile b publishes the tile's count of digit d as soon as it is
+ * known, before the tile is ranked: the tiles after it need not wait for the
+ * ranking.  Tile 0's count is its whole prefix. */
+__device__ void publish_count(uint32_t *lookback, size_t b, uint32_t bins, uint32_t d,
+                              uint32_t count)
+{
+    lookback_word(lookback[b * bins + d])
+        .store((b == 0 ? LOOKBACK_PREFIX : LOOKBACK_AGGREGATE) | count, cuda::memory_order_relaxed);
+}
+
+/* Thread d of tile b: the keys of digit d in the tiles before b.  It walks
+ * back over the tiles before, adding their counts, until one that knows its
+ * whole prefix (PREFIX); then it publishes the tile's prefix for the tiles
+ * after it. */
+__device__ uint32_t look_back(uint32_t *lookback, size_t b, uint32_t bins, uint32_t d,
+                              uint32_t count)
+{
+    if (b == 0)
+        return 0;
+    uint32_t before = 0;
+    for (size_t j = b - 1;; j--) {
+        uint32_t word;
+        do /* a tile before has its ticket, so it runs: it will publish */
+            word = lookback_word(lookback[j * bins + d]).load(cuda::memory_order_relaxed);
+        while ((word & ~LOOKBACK_COUNT) == 0);
+        before += word & LOOKBACK_COUNT;
+        if (word & LOOKBACK_PREFIX)
+            break;
+    }
+    lookback_word(lookback[b * bins + d])
+        .store(LOOKBACK_PREFIX | (before + count), cuda::memory_order_relaxed);
+    return before;
+}
+
+/* Where a pass writes: the buffers its plan does not read; the last pass
+ * that runs turns the radix forms back into keys (key_of). */
+typedef struct {
+    uint32_t *keys, *values;
+    int last, order;
+} pass_out;
+
+/* Each key of the tile, in its sorted place i, goes to its digit's run of
+ * this tile in the output (sh.place[d] + i).  With values in registers each
+ * slot keeps its digit (a byte, in the masks' words) for its value. */
+template <int PAIRS>
+__device__ __forceinline__ void write_keys(const tile_view &t, const pass_shared &sh,
+                                           const pass_out &out)
+{
+    const uint32_t mask = (1u << t.width) - 1;
+    uint8_t *s_digit = (uint8_t *)sh.masks;
+    for (unsigned i = threadIdx.x; i < t.valid; i += t.block) {
+        uint32_t k = sh.tile[i], d = digit_of(k, t.shift, mask);
+        out.keys[sh.place[d] + i] = out.last ? key_of(k, out.order) : k;
+        if (PAIRS == SLOTS_IN_REGISTERS)
+            s_digit[i] = (uint8_t)d;
+    }
+}
+
+/* Values whose slots wait in registers: each takes its key's place in the
+ * tile, then goes where the key of that place went. */
+__device__ __forceinline__ void write_values(const uint32_t *value, const uint32_t *pos,
+                                             const tile_view &t, const pass_shared &sh,
+                                             const pass_out &out)
+{
+    const uint8_t *s_digit = (const uint8_t *)sh.masks;
+    __syncthreads(); /* every key has left the reorder buffer */
+#pragma unroll
+    for (int j = 0; j < MAX_KPT; j++)
+        if (j < t.kpt)
+            sh.tile[pos[j]] = value[j];
+    __syncthreads();
+    for (unsigned i = threadIdx.x; i < t.valid; i += t.block)
+        out.values[sh.place[s_digit[i]] + i] = sh.tile[i];
+}
+
+/* One tile of a pass, from the buffer its plan names into the other (or
+ * none: a skipped pass returns at once, once its block has cleared a tile's
+ * words of the next pass's table).  A block takes the next tile by
+ * ticket (so that the tiles it waits on belong to blocks that started before
+ * it), counts its digits and publishes the counts, ranks the tile, finds each
+ * digit's place in the output - where the digit's run starts plus the tile's
+ * prefix from the look-back - and writes each run of equal digits to
+ * consecutive addresses.  It also clears its tile's words of the next pass's
+ * look-back table. */
+template <int PAIRS>
+__device__ __forceinline__ void pass_tile(const pass_args &a, tile_view t)
+{
+    extern __shared__ uint32_t shared[];
+    __shared__ uint32_t s_ticket, s_crowding;
+    const pass_shared sh = carve(shared, layout_of(t.block, t.kpt, t.width), &s_crowding);
+    const uint32_t bins = 1u << t.width;
+    const unsigned tile = t.block * t.kpt, rows = t.block / 32 * bins;
+
+    const int plan = a.plan[a.pass];
+    if (plan == PLAN_SKIP) { /* nothing to move; the next pass's table still needs clearing */
+        for (uint32_t d = threadIdx.x; d < bins; d += t.block)
+            a.next_lookback[(size_t)blockIdx.x * bins + d] = 0;
+        return;
+    }
+    const int from = plan & 1;
+    if (threadIdx.x == 0) {
+        s_ticket = atomicAdd(a.ticket, 1u);
+        s_crowding = 0;
+    }
+    for (uint32_t i = threadIdx.x; i < rows; i += t.block)
+        sh.counts[i] = sh.masks[i] = 0;
+    __syncthreads();
+    t.b = s_ticket;
+    t.first = warp_striped_first(t.b, t.kpt, t.block);
+    uint32_t key[MAX_KPT], pos[MAX_KPT], value[MAX_KPT];
+    if (PAIRS == KEYS_ALONE && (t.b + 1) * tile <= t.n)
+        load_whole_tile(from ? a.keys[1] : a.keys[0], t, key);
+    else
+        load_warp_striped(from ? a.keys[1] : a.keys[0], t, key);
+    if (plan & PLAN_FIRST) /* the keys' radix forms, from their first read on */
+#pragma unroll
+        for (int j = 0; j < MAX_KPT; j++)
+            if (j < t.kpt && t.first + 32 * j < t.n) /* the padding stays the largest form */
+                key[j] = radix_form(key[j], a.order);
+    uint32_t count = count_tile(key, t, sh);
+    t.valid = t.n - t.b * tile < tile ? t.n - t.b * tile : tile;
+    /* the padding, all of the last digit, is ranked but not published */
+    uint32_t real = count - (threadIdx.x == bins - 1 ? (uint32_t)(tile - t.valid) : 0);
+    TEST_HOLD_TILE(t.b);
+    /* a loop over the digits this thread owns (one: a pass gives each digit a
+     * thread), not an if: with the shape constant, ptxas 13.0 would spill
+     * registers around the scan and the ranking that follow (sm_90) */
+    for (uint32_t d = threadIdx.x; d < bins; d += t.block)
+        publish_count(a.lookback, t.b, bins, d, real);
+    counts_to_places(t, sh, count);
+    rank_tile<PAIRS>(key, pos, t, sh);
+    if (threadIdx.x < bins) {
+        uint32_t before = look_back(a.lookback, t.b, bins, threadIdx.x, real);
+        sh.place[threadIdx.x] = a.starts[threadIdx.x] + before - sh.start[threadIdx.x];
+        a.next_lookback[t.b * bins + threadIdx.x] = 0;
+    }
+    const pass_out out = {from ? a.keys[0] : a.keys[1], from ? a.values[0] : a.values[1],
+                          plan & PLAN_LAST, a.order};
+    if (PAIRS == SLOTS_IN_REGISTERS) /* the values' loads are in flight while the keys go out */
+        load_warp_striped(from ? a.values[1] : a.values[0], t, value);
+    __syncthreads(); /* the tile is whole, the masks free for the slots' digits */
+    write_keys<PAIRS>(t, sh, out);
+    if (PAIRS == SLOTS_IN_REGISTERS)
+        write_values(value, pos, t, sh, out);
+}
+
+/* Keys alone: at most 40 registers a thread, so that three blocks of 512 (48
+ * warps) share a multiprocessor, to hide the waits on the look-back and on
+ * the tile's barriers; 40 are enough because no key's slot stays in a
+ * register.  Turing (sm_75) holds 1,024 threads a multiprocessor, two blocks
+ * of 512, and ptxas refuses to plan for three there.  Pairs keep two. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define PASS_BLOCKS 2
+#else
+#define PASS_BLOCKS 3
+#endif
+
+/* The pass, compiled for a shape: BLOCK, KPT and WIDTH are the tile's where
+ * they are not 0 - constants the compiler folds into the shared-memory
+ * layout, the addresses and the loop bounds - and the launch's where they
+ * are; PAIRS says what follows the keys. */
+template <int BLOCK, int KPT, int WIDTH, int PAIRS>
+__global__ void __launch_bounds__(512, PAIRS == KEYS_ALONE ? PASS_BLOCKS : 2)
+    onesweep_pass(const pass_args a)
+{
+    const tile_view t = {BLOCK ? BLOCK : blockDim.x, KPT ? KPT : a.kpt, a.shift,
+                         WIDTH ? WIDTH : a.width, a.n, 0, 0, 0};
+    pass_tile<PAIRS>(a, t);
+}
+
+typedef void (*pass_kernel)(const pass_args);
+
+/* The kernel of a pass of digit width `width`: keys alone in the kernel
+ * compiled for the default shape where the pass has that shape, else in the
+ * general one; pairs with their slots in registers. */
+static pass_kernel kernel_for(const sort_options *opt, int width, int pairs)
+{
+    if (pairs == SLOTS_IN_REGISTERS)
+        return onesweep_pass<0, 0, 0, SLOTS_IN_REGISTERS>;
+    if (opt->block == DEFAULT_BLOCK && opt->kpt == DEFAULT_KPT && width == DEFAULT_WIDTH)
+        return onesweep_pass<DEFAULT_BLOCK, DEFAULT_KPT, DEFAULT_WIDTH, KEYS_ALONE>;
+    return onesweep_pass<0, 0, 0, KEYS_ALONE>;
+}
+
+/* ---- the sort -------------------------------------------------------------- */
+
+typedef struct {
+    const sort_options *opt;
+    size_t n;
+    int device;             /* the GPU the sort runs on */
+    int pairs;              /* KEYS_ALONE or SLOTS_IN_REGISTERS */
+    size_t tiles;           /* a pass's tiles */
+    uint32_t *keys[2];      /* the ping-pong buffers of keys */
+    uint32_t *values[2];    /* ... and of values (NULL with keys alone) */
+    uint32_t *d_starts;     /* [pass][digit] counts, then where each run starts */
+    uint32_t *d_lookback;   /* two tables of tiles x 2^bits words, then the tickets */
+    uint32_t *d_tickets;    /* one counter a pass */
+    int *d_plan;            /* each pass's plan, then the buffer of the sorted keys */
+    int histogram_blocks;   /* the histogram's grid: 4 a multiprocessor */
+    step_timer timer;
+} sort_context;
+
+/* Pass `pass` between the two buffers, as its plan says.  Pass p uses
+ * look-back table p % 2 and clears the other for pass p + 1 (pass p - 1, its
+ * last user, has finished; a skipped pass clears it too). */
+static void sort_pass(sort_context *c, int pass)
+{
+    const sort_options *opt = c->opt;
+    const size_t table = c->tiles << opt->bits;
+    const int shift = first_bit(opt) + pass * opt->bits;
+    const int width = last_bit(opt) - shift < opt->bits ? last_bit(opt) - shift : opt->bits;
+    const pass_args a = {
+        .keys = {c->keys[0], c->keys[1]},
+        .values = {c->values[0], c->values[1]},
+        .n = c->n,
+        .pass = pass,
+        .shift = shift,
+        .width = width,
+        .kpt = opt->kpt,
+        .order = order_of(opt),
+        .plan = c->d_plan,
+        .starts = c->d_starts + ((size_t)pass << opt->bits),
+        .lookback = c->d_lookback + (size_t)(pass % 2) * table,
+        .next_lookback = c->d_lookback + (size_t)((pass + 1) % 2) * table,
+        .ticket = c->d_tickets + pass,
+    };
+    size_t shared = layout_of(opt->block, opt->kpt, width).bytes;
+    kernel_for(opt, width, c->pairs)<<<c->tiles, opt->block, shared>>>(a);
+    CUDA_CHECK_LAUNCH();
+    step_timer_mark(&c->timer, pass, STEP_SCATTER);
+}
+
+/* Every pass's digit counts, where each digit's run starts, and the passes'
+ * plan - on the GPU: the host launches every pass and waits for nothing. */
+static void histogram(sort_context *c, int passes)
+{
+    const sort_options *opt = c->opt;
+    const size_t bins = (size_t)1 << opt->bits;
+    const histogram_args h = {
+        .keys = c->keys[0],
+        .n = c->n,
+        .bits = opt->bits,
+        .passes = passes,
+        .begin = first_bit(opt),
+        .end = last_bit(opt),
+        .order = order_of(opt),
+        .counts = c->d_starts,
+    };
+    all_pass_histogram<<<c->histogram_blocks, 256, passes * bins * sizeof(uint32_t)>>>(h);
+    CUDA_CHECK_LAUNCH();
+    digit_starts<<<1, bins < 32 ? 32 : bins>>>(c->d_starts, opt->bits, passes, c->n, opt->no_skip,
+                                               c->d_plan);
+    CUDA_CHECK_LAUNCH();
+    step_timer_mark(&c->timer, 0, STEP_HISTOGRAM);
+}
+
+/* Beyond 48 KB a kernel must ask for its shared memory: each pass kernel
+ * this sort may launch, for the tile it runs. */
+static void allow_shared_memory(const sort_context *c)
+{
+    const sort_options *opt = c->opt;
+    const int shared = (int)layout_of(opt->block, opt->kpt, opt->bits).bytes;
+    CUDA_CHECK(cudaFuncSetAttribute(kernel_for(opt, opt->bits, c->pairs),
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
+    if (c->pairs == KEYS_ALONE) /* a narrower last pass runs the general kernel */
+        CUDA_CHECK(cudaFuncSetAttribute(onesweep_pass<0, 0, 0, KEYS_ALONE>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
+}
+
+/* The histogram's grid: 4 blocks a multiprocessor. */
+static void histogram_grids(sort_context *c)
+{
+    int multiprocessors = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, c->device));
+    c->histogram_blocks = 4 * multiprocessors;
+}
+
+/* The sort's buffers on the GPU it runs on (filled with garbage where opt
+ * asks: the tests), and its tiles' shape. */
+static void context_create(sort_context *c, size_t n, const sort_options *opt)
+{
+    memset(c, 0, sizeof *c);
+    c->opt = opt;
+    c->n = n;
+    CUDA_CHECK(cudaGetDevice(&c->device));
+    c->pairs = opt->pairs ? SLOTS_IN_REGISTERS : KEYS_ALONE;
+    c->tiles = tiles_for(n, opt->block, opt->kpt);
+    size_t table = c->tiles << opt->bits;
+    c->d_starts = (uint32_t *)gpu_alloc((MAX_PASSES << opt->bits) * sizeof(uint32_t), opt->poison);
+    c->d_lookback = (uint32_t *)gpu_alloc((2 * table + MAX_PASSES) * sizeof(uint32_t), opt->poison);
+    c->d_tickets = c->d_lookback + 2 * table;
+    c->d_plan = (int *)gpu_alloc((MAX_PASSES + 1) * sizeof(int), opt->poison);
+    for (int i = 0; i < 2; i++) {
+        c->keys[i] = (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison);
+        c->values[i] = opt->pairs ? (uint32_t *)gpu_alloc(n * sizeof(uint32_t), opt->poison) : NULL;
+    }
+    allow_shared_memory(c);
+    histogram_grids(c);
+    step_timer_create(&c->timer);
+}
+
+/* Before every sort: zero counts, both look-back tables and the tickets. */
+static void context_clear(sort_context *c)
+{
+    size_t table = c->tiles << c->opt->bits;
+    CUDA_CHECK(cudaMemsetAsync(c->d_starts, 0, (MAX_PASSES << c->opt->bits) * sizeof(uint32_t)));
+    CUDA_CHECK(cudaMemsetAsync(c->d_lookback, 0, (2 * table + MAX_PASSES) * sizeof(uint32_t)));
+}
+
+static void context_destroy(sort_context *c)
+{
+    step_timer_destroy(&c->timer);
+    for (int i = 0; i < 2; i++) {
+        gpu_free(c->values[i]);
+        gpu_free(c->keys[i]);
+    }
+    gpu_free(c->d_plan);
+    gpu_free(c->d_lookback);
+    gpu_free(c->d_starts);
+}
+
+/* The sorted keys (and values) from the buffer the plan names, and which
+ * passes were skipped. */
+static void download(sort_context *c, int passes, uint32_t *keys_out, uint32_t *values_out,
+                     sort_report *rep)
+{
+    int plan[MAX_PASSES + 1]; /* each pass's plan, then the buffer of the sorted keys */
+    CUDA_CHECK(cudaMemcpy(plan, c->d_plan, (passes + 1) * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int pass = 0; pass < passes; pass++)
+        if (plan[pass] == PLAN_SKIP)
+            rep->skipped |= 1u << pass;
+    const int sorted = plan[passes];
+    CUDA_CHECK(cudaMemcpy(keys_out, c->keys[sorted], c->n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    if (values_out)
+        CUDA_CHECK(cudaMemcpy(values_out, c->values[sorted], c->n * sizeof(uint32_t),
+                              cudaMemcpyDeviceToHost));
+}
+
+/* Keys (and values, where values_in is not NULL) sorted by bits [begin, end)
+ * of their radix forms, ascending or descending (sort_options). */
+int stage_sort_pairs(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out,
+                     uint32_t *values_out, size_t n, const sort_options *opt, sort_report *rep,
+                     char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    sort_options own = *opt; /* pairs where values come: the pass's kernel follows them */
+    own.pairs = values_in != NULL;
+    opt = &own;
+    int passes = passes_in_range(opt);
+    report_clear(rep, passes);
+    if (n == 0)
+        return 0;
+
+    /* setup: device buffers and the one upload */
+    double t0 = host_time_ms();
+    sort_context c;
+    context_create(&c, n, opt);
+    CUDA_CHECK(cudaMemcpy(c.keys[0], keys_in, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    if (values_in)
+        CUDA_CHECK(cudaMemcpy(c.values[0], values_in, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    rep->setup_ms = host_time_ms() - t0;
+
+    step_timer_start(&c.timer);
+    context_clear(&c);
+    histogram(&c, passes);
+    for (int pass = 0; pass < passes; pass++)
+        sort_pass(&c, pass);
+    step_timer_collect(&c.timer, rep);
+
+    t0 = host_time_ms();
+    download(&c, passes, keys_out, values_out, rep);
+    context_destroy(&c);
+    rep->setup_ms += host_time_ms() - t0;
+    return 0;
+}
+
+int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort_options *opt,
+               sort_report *rep, char *err, size_t errlen)
+{
+    return stage_sort_pairs(keys_in, NULL, keys_out, NULL, n, opt, rep, err, errlen);
+}
