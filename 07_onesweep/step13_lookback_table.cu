@@ -574,7 +574,7 @@ __device__ uint32_t look_back(uint32_t *lookback, size_t b, uint32_t bins, uint3
     /* WRITE STUB (void)lookback; (void)b; (void)bins; (void)d; (void)count; (void)flip; return 0; */
     if (b == 0)
         return 0;
-    uint32_t before = 0;
+    uint32_t keys_before = 0;
     for (size_t j = b;; j -= LOOKBACK_WINDOW) { /* tiles j - 1 .. j - LOOKBACK_WINDOW */
         uint32_t word[LOOKBACK_WINDOW];
         /* LAB BEGIN window_loads: the words of tiles j - 1 .. j - LOOKBACK_WINDOW, un-flipped */
@@ -589,15 +589,15 @@ __device__ uint32_t look_back(uint32_t *lookback, size_t b, uint32_t bins, uint3
             while ((word[k] & ~LOOKBACK_COUNT) == 0) /* it has its ticket, so it runs: it will publish */
                 word[k] = lookback_word(lookback[(j - 1 - k) * bins + d])
                               .load(cuda::memory_order_relaxed) ^ flip;
-            before += word[k] & LOOKBACK_COUNT;
+            keys_before += word[k] & LOOKBACK_COUNT;
             if (word[k] & LOOKBACK_PREFIX)
                 goto found;
         }
     }
 found:
     lookback_word(lookback[b * bins + d])
-        .store((LOOKBACK_PREFIX | (before + count)) ^ flip, cuda::memory_order_relaxed);
-    return before;
+        .store((LOOKBACK_PREFIX | (keys_before + count)) ^ flip, cuda::memory_order_relaxed);
+    return keys_before;
     /* WRITE END lookback_table */
 }
 

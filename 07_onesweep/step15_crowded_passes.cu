@@ -602,13 +602,13 @@ __device__ __forceinline__ uint32_t count_tile(const uint32_t *key, const tile_v
                 /* WRITE STUB add_16(my_count, digit, 1); (void)my_rank; */
                 unsigned group = __match_any_sync(0xFFFFFFFFu, digit);
                 const unsigned leader = __ffs(group) - 1;
-                uint32_t before = 0;
+                uint32_t group_before = 0;
                 if (lane == leader)
-                    before = add_16(my_count, digit, __popc(group));
+                    group_before = add_16(my_count, digit, __popc(group));
                 if (PAIRS == KEYS_ALONE) {
                     /* LAB BEGIN group_rank: hand the count to the group; key j's rank to my_rank */
-                    before = __shfl_sync(0xFFFFFFFFu, before, leader);
-                    my_rank[32 * j] = (uint16_t)(before + __popc(group & ((1u << lane) - 1)));
+                    group_before = __shfl_sync(0xFFFFFFFFu, group_before, leader);
+                    my_rank[32 * j] = (uint16_t)(group_before + __popc(group & ((1u << lane) - 1)));
                     /* LAB END group_rank */
                 }
                 /* WRITE END ranks_while_counting */
@@ -712,7 +712,7 @@ __device__ uint32_t look_back(uint32_t *lookback, size_t b, uint32_t bins, uint3
 {
     if (b == 0)
         return 0;
-    uint32_t before = 0;
+    uint32_t keys_before = 0;
     for (size_t j = b;; j -= LOOKBACK_WINDOW) { /* tiles j - 1 .. j - LOOKBACK_WINDOW */
         uint32_t word[LOOKBACK_WINDOW];
 #pragma unroll
@@ -725,15 +725,15 @@ __device__ uint32_t look_back(uint32_t *lookback, size_t b, uint32_t bins, uint3
             while ((word[k] & ~LOOKBACK_COUNT) == 0) /* it has its ticket, so it runs: it will publish */
                 word[k] = lookback_word(lookback[(j - 1 - k) * bins + d])
                               .load(cuda::memory_order_relaxed) ^ flip;
-            before += word[k] & LOOKBACK_COUNT;
+            keys_before += word[k] & LOOKBACK_COUNT;
             if (word[k] & LOOKBACK_PREFIX)
                 goto found;
         }
     }
 found:
     lookback_word(lookback[b * bins + d])
-        .store((LOOKBACK_PREFIX | (before + count)) ^ flip, cuda::memory_order_relaxed);
-    return before;
+        .store((LOOKBACK_PREFIX | (keys_before + count)) ^ flip, cuda::memory_order_relaxed);
+    return keys_before;
 }
 
 /* Where a pass writes: the buffers its plan does not read; the last pass

@@ -365,19 +365,19 @@ __device__ uint32_t look_back(uint32_t *lookback, size_t b, uint32_t bins, uint3
 {
     if (b == 0)
         return 0;
-    uint32_t before = 0;
+    uint32_t keys_before = 0;
     for (size_t j = b - 1;; j--) {
         uint32_t word;
         do /* a tile before has its ticket, so it runs: it will publish */
             word = lookback_word(lookback[j * bins + d]).load(cuda::memory_order_relaxed);
         while ((word & ~LOOKBACK_COUNT) == 0);
-        before += word & LOOKBACK_COUNT;
+        keys_before += word & LOOKBACK_COUNT;
         if (word & LOOKBACK_PREFIX)
             break;
     }
     lookback_word(lookback[b * bins + d])
-        .store(LOOKBACK_PREFIX | (before + count), cuda::memory_order_relaxed);
-    return before;
+        .store(LOOKBACK_PREFIX | (keys_before + count), cuda::memory_order_relaxed);
+    return keys_before;
 }
 
 /* Each key of the tile, in its sorted place i, goes to its digit's run of

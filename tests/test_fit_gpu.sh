@@ -22,20 +22,20 @@ rc=$?
 check_that "tools/fit-check.sh --check passes: $(tail -n 2 "$tmp/check" | tr '\n' ' ')" test "$rc" -eq 0
 cat "$tmp/check"
 
-# the tool can fail: 07.7's pass given 240,000 bytes of dynamic shared memory (more than any
+# the tool can fail: 05.4's downsweep given 240,000 bytes of dynamic shared memory (more than any
 # architecture of the list allows a block, sm_90's 227 KB included: a build for one
 # architecture has that one column), and its reported blocks a multiprocessor changed
-awk -F, 'BEGIN { OFS = "," } $2 == "07.7" && $4 ~ /onesweep_pass/ { $8 = 240000 } { print }' \
+awk -F, 'BEGIN { OFS = "," } $2 == "05.4" && $4 ~ /downsweep/ { $8 = 240000 } { print }' \
     "$launch" >"$tmp/big.csv"
 FIT_LAUNCH=$tmp/big.csv tools/fit-check.sh >"$tmp/big.out" 2>&1
-grep '^| 07.7 | `onesweep_pass`' "$tmp/big.out" >"$tmp/row"
-check_that "a pass of 240,000 B of shared memory does not launch on sm_90 ($(cut -c1-160 "$tmp/row"))" \
-    grep -q '| \*\*does not launch\*\* (240016 B of shared memory > 232448) |$' "$tmp/row"
-awk -F, 'BEGIN { OFS = "," } $2 == "07.7" && $4 ~ /onesweep_pass/ { $9 = $9 + 1; $10 = $10 + 1; $11 = $11 + 1; $12 = $12 + 1 } { print }' \
+grep '^| 05.4 | `downsweep`' "$tmp/big.out" >"$tmp/row"
+check_that "a downsweep of 240,000 B of shared memory does not launch on sm_90 ($(cut -c1-160 "$tmp/row"))" \
+    grep -q '| \*\*does not launch\*\* (240000 B of shared memory > 232448) |$' "$tmp/row"
+awk -F, 'BEGIN { OFS = "," } $2 == "05.4" && $4 ~ /downsweep/ { $9 = $9 + 1; $10 = $10 + 1; $11 = $11 + 1; $12 = $12 + 1 } { print }' \
     "$launch" >"$tmp/off.csv"
 FIT_LAUNCH=$tmp/off.csv tools/fit-check.sh --check >"$tmp/off.out" 2>&1
 rc=$?
 check_that "a report of one more block a multiprocessor is a mismatch (exit $rc)" \
-    grep -q '^MISMATCH 07.7 onesweep_pass' "$tmp/off.out"
+    grep -q '^MISMATCH 05.4 downsweep' "$tmp/off.out"
 check_that "and the check fails on it" test "$rc" -ne 0
 finish test_fit_gpu

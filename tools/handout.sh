@@ -214,6 +214,11 @@ ls "$stage"/*.cu >/dev/null 2>&1 && cpu_only=0
     else
         echo "Level: **guided** - a few lines a hole (\`LEVEL=write\`, the default, has you write the lesson's core whole)."
     fi
+    if [ "$(step_field "$id" 5)" = hopper ]; then
+        echo "Needs **Hopper** (compute capability 9.0 or later): elsewhere the step runs the step"
+        echo "before's path, where its holes are never reached, and \`make grade\` says so and skips."
+        echo
+    fi
     echo "Fill the holes: each is a line \`/* TODO(lab NAME): ... */\` (a hole in several places"
     echo "says \`continued\` after its first)."
     echo
