@@ -129,14 +129,20 @@ grade() { # CHECKS SPEED SCORE [WHY]
     exit $?
 }
 
+# gpu_below MIN: true where this GPU's compute capability is known and below MIN (it is left
+# in $cap; GRADE_COMPUTE_CAP stands for the GPU's, for the grader's own tests)
+gpu_below() {
+    cap=${GRADE_COMPUTE_CAP:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1)}
+    [ -n "$cap" ] && awk -v c="$cap" -v min="$1" 'BEGIN { exit !(c + 0 < min + 0) }'
+}
+
 # Steps 06.8-06.14 have their holes in the integer tensor-core pass (mma.sync on 8-bit
 # integers, from compute capability 7.5: a T4 multiplies in four m8n8k16 a tile); on an
 # older GPU (a V100, 7.0) the step runs version 7's __dp4a pass instead, and no test would
-# run the student's code: said in one line, before anything is built.  (GRADE_COMPUTE_CAP stands for the GPU's, for the grader's own tests.)
+# run the student's code: said in one line, before anything is built.
 case $id in
 06.8 | 06.9 | 06.1[0-4])
-    cap=${GRADE_COMPUTE_CAP:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1)}
-    if [ -n "$cap" ] && awk -v c="$cap" 'BEGIN { exit !(c + 0 < 7.5) }'; then
+    if gpu_below 7.5; then
         echo "GRADE step=$id level=$level skipped: its holes are in the tensor-core pass, which needs compute capability 7.5 or later; this GPU's is $cap, where the step runs version 7's __dp4a pass and no test would run your code (grade it on a T4, an RTX 20 or a later GPU)"
         exit 77
     fi ;;
@@ -146,8 +152,7 @@ esac
 # pairs want the shared memory of two such blocks a multiprocessor) runs the step before's
 # code on any other GPU, and no test would run the student's: said in one line, exit 77.
 if [ "$(step_field "$id" 5)" = hopper ]; then
-    cap=${GRADE_COMPUTE_CAP:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1)}
-    if [ -n "$cap" ] && awk -v c="$cap" 'BEGIN { exit !(c + 0 < 9.0) }'; then
+    if gpu_below 9.0; then
         echo "GRADE step=$id level=$level skipped: its lesson runs on Hopper (compute capability 9.0) alone; this GPU's is $cap, where the step sorts pairs as the step before does and no test would run your code (grade it on an H100 or H200)"
         exit 77
     fi
