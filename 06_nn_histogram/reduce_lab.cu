@@ -227,25 +227,27 @@ int main(int argc, char **argv)
 {
     uint64_t repeats = 1000, runs = 5, blocks = 0;
     for (int i = 1; i < argc; i++) {
-        uint64_t *field = !strcmp(argv[i], "--repeats") ? &repeats
-                          : !strcmp(argv[i], "--runs")  ? &runs
-                          : !strcmp(argv[i], "--blocks") ? &blocks
-                                                          : NULL;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
         }
+        const char *name = argv[i], *value = NULL;
+        uint64_t *field = option_with_value(argc, argv, &i, "--repeats", &value) ? &repeats
+                          : option_with_value(argc, argv, &i, "--runs", &value)  ? &runs
+                          : option_with_value(argc, argv, &i, "--blocks", &value) ? &blocks
+                                                                                 : NULL;
         if (!field) {
-            fprintf(stderr, "06_reduce_lab: error: unknown option '%.60s' (see --help)\n", argv[i]);
+            fprintf(stderr, "06_reduce_lab: error: unknown option '%.60s' (see --help)\n", name);
             return 2;
         }
-        uint64_t max = field == &runs ? 100 : field == &repeats ? 100000 : 1000000;
-        if (i + 1 >= argc || parse_number(argv[i + 1], 1, max, field)) {
-            fprintf(stderr, "06_reduce_lab: error: %s needs a whole number from 1 to %llu\n",
-                    argv[i], (unsigned long long)max);
+        uint64_t max = field == &runs ? RUNS_MAX : field == &repeats ? 100000 : 1000000;
+        if (parse_number(value, 1, max, field)) {
+            char option[64];
+            snprintf(option, sizeof option, "%.*s", (int)strcspn(name, "="), name);
+            fprintf(stderr, "06_reduce_lab: error: %s '%.60s': expected a whole number from 1 to %llu\n",
+                    option, value ? value : "", (unsigned long long)max);
             return 2;
         }
-        i++;
     }
     gpu_require("06_reduce_lab");
     if (blocks == 0) {

@@ -45,6 +45,19 @@ int parse_number(const char *text, uint64_t min, uint64_t max, uint64_t *value)
     return 0;
 }
 
+int option_with_value(int argc, char **argv, int *i, const char *name, const char **value)
+{
+    const char *arg = argv[*i];
+    size_t len = strlen(name);
+    if (strncmp(arg, name, len) != 0 || (arg[len] != '\0' && arg[len] != '='))
+        return 0;
+    if (arg[len] == '=')
+        *value = arg + len + 1;
+    else
+        *value = *i + 1 < argc ? argv[++*i] : NULL;
+    return 1;
+}
+
 typedef struct {
     const char *name;
     unsigned uses; /* 0: a driver option every stage accepts */
@@ -154,8 +167,8 @@ static int apply_option(const option_spec *o, const char *value, const stage_inf
                       (unsigned long long)UINT64_MAX);
         cfg->seed = x;
     } else if (!strcmp(name, "--runs")) {
-        if (parse_number(v, 1, 1000, &x))
-            BAD_VALUE("--runs '%s': expected a whole number from 1 to 1000", shown.text);
+        if (parse_number(v, 1, RUNS_MAX, &x))
+            BAD_VALUE("--runs '%s': expected a whole number from 1 to %d", shown.text, RUNS_MAX);
         cfg->runs = (int)x;
     } else if (!strcmp(name, "--input")) {
         cfg->input = v;
@@ -453,7 +466,7 @@ void print_sort_usage(FILE *f, const stage_info *stage)
     if ((stage->uses & (USES_TYPE | USES_PAIRS | USES_DESCENDING | USES_BIT_RANGE)) !=
         (USES_TYPE | USES_PAIRS | USES_DESCENDING | USES_BIT_RANGE))
         fprintf(f, "  this stage sorts %s%s%s%s (--type, --pairs, --descending and the bit range: "
-                   "stage 01 and steps 07.7-07.10)\n",
+                   "stage 01, and stage 07 from step 07.7 on)\n",
                 stage->uses & USES_TYPE ? "" : "u32 keys", stage->uses & USES_PAIRS ? "" : ", keys only",
                 stage->uses & USES_DESCENDING ? "" : ", ascending",
                 stage->uses & USES_BIT_RANGE ? "" : ", by all 32 bits");

@@ -48,6 +48,14 @@ typedef struct {
  * *value set, or -1.  (Also used by stage 06's own command line.) */
 int parse_number(const char *text, uint64_t min, uint64_t max, uint64_t *value);
 
+/* The most timed runs any program of the course takes (--runs). */
+#define RUNS_MAX 1000
+
+/* The one rule of every program's options with a value: "--name VALUE" or "--name=VALUE".
+ * 1 where argv[*i] is option `name` in either form: *value is its value (NULL where it
+ * is missing) and *i has moved past it; 0 otherwise, *i unchanged. */
+int option_with_value(int argc, char **argv, int *i, const char *name, const char **value);
+
 /* The step of a stage of `nsteps` steps that --step K names (K in 1..nsteps),
  * or nsteps when there is no --step: the last step is the stage's default.
  * -1 and one line in err for a bad K.  parse_sort_args then skips --step. */

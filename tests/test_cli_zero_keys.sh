@@ -11,7 +11,7 @@ source tests/cli_lib.sh # check_that, fail, finish, $tmp
 bin=${BIN_DIR:-build/bin}
 : >"$tmp/empty.bin"
 for p in 01_sequential 02_parallel_hist_scan 03_split_k1 04_paper_local_sort 05_warp_shuffle \
-         07_onesweep 08_multi_gpu 06_nn_histogram; do
+         07_onesweep 08_multi_gpu 06_nn_histogram 06_reduce_lab; do
     if [ ! -x "$bin/$p" ]; then
         echo "test_cli_zero_keys: $p is not built here: not checked"
         continue
@@ -20,7 +20,7 @@ for p in 01_sequential 02_parallel_hist_scan 03_split_k1 04_paper_local_sort 05_
     rc=$?
     check_that "$p --runs 1001: exit 2, '--runs '1001': expected a whole number from 1 to 1000' (exit $rc: $(head -c 200 "$tmp/err"))" \
         bash -c "[ $rc -eq 2 ] && grep -qF -- \"--runs '1001': expected a whole number from 1 to 1000\" '$tmp/err'"
-    [ "$p" != 06_nn_histogram ] || continue # not a sort: it takes no keys
+    case $p in 06_*) continue ;; esac # not a sort: it takes no keys
     "$bin/$p" -n 0 --runs 1000 >"$tmp/out" 2>&1
     rc=$?
     check_that "$p -n 0 --runs 1000: exit 0, RESULT n=0 check=PASS, with or without a GPU (exit $rc: $(grep -m1 -E 'RESULT|error|SKIP' "$tmp/out" | head -c 200))" \

@@ -399,5 +399,23 @@ else
     echo "test_docs: the build has no sm_90 code of the CUB baseline: results/cub_counts.md not compared with it (skipped)"
 fi
 
+# the README's Tests section names every test script there is, and a stage's test programs
+# as the steps give them ("`test_05_warp_shuffle_1` to `_4`": stage 05 has four steps)
+. tools/steps-lib.sh # step_ids
+tests_section=$(awk '/^## Tests/ { on = 1; next } on && /^## / { exit } on' docs/src/README.md)
+for script in tests/test_*.sh; do
+    checks=$((checks + 1))
+    name=${script##*/}
+    [[ ! $name =~ ^test_cli_[0-9][0-9]_ ]] || name='test_cli_NN_*.sh' # one a program, named so
+    grep -qF "\`$name\`" <<<"$tests_section" ||
+        fail "README.md's Tests section does not name ${script##*/}"
+done
+while read -r program last; do
+    checks=$((checks + 1))
+    stage=$(sed -E 's/^test_([0-9][0-9])_.*_1$/\1/' <<<"$program")
+    steps=$(step_ids | grep -c "^$stage\.")
+    [ "$last" = "$steps" ] || fail "README.md's Tests section: $program to _$last, but stage $stage has $steps steps"
+done < <(grep -oE '`test_[0-9][0-9]_[a-z_]+_1` to `_[0-9]+`' <<<"$tests_section" | sed -E 's/`(.*)` to `_([0-9]+)`/\1 \2/')
+
 echo "test_docs: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]

@@ -4,7 +4,8 @@
 # hidden) and its tests fail while the holes are stubs; the grader gives the stubbed file 0
 # (exit 1), the course's file 100/100 (exit 0), a file with one hole of two done a share in
 # between, a correct but slower file its correctness without the speed points, a file that
-# spins "timed out" and a file that does not build 0; and a class of five graded into a CSV
+# spins "timed out", a file that crashes "crashed" and a file that does not build 0; and a
+# class of six graded into a CSV
 # (make grade-class).  A grader that passed everything, or failed everything, fails here.
 set -u
 cd "$(dirname "$0")/.."
@@ -73,6 +74,16 @@ rc=$?
 check_that "a file that spins is graded 'timed out' ($spin)" graded "$rc" 1 \
     '^GRADE step=01 level=write correctness=[0-9]+/[0-9]+ speed=NA score=[1-6]?[0-9]/100 \(first failing case: group [0-9]+ .*timed out after 2 s' "$spin"
 echo "  a file that spins: $spin"
+# a scatter that writes through a null pointer: the grade says it crashed, and the screen
+# holds the grader's lines, not a line of the shell's a crash
+awk '{ print } /LAB BEGIN scatter/ { print "    if (n > 1000) *(volatile uint32_t *)0 = 1;" }' "$ref" >"$tmp/radix_sort.c"
+crash=$(GRADE_STRIKES=2 tools/grade.sh 01 "$tmp/radix_sort.c" 2>"$tmp/crash.err")
+rc=$?
+check_that "a file that crashes is graded 'crashed' ($crash)" graded "$rc" 1 \
+    '^GRADE step=01 level=write correctness=[0-9]+/[0-9]+ speed=NA score=[0-9]+/100 \(crashed in [1-9][0-9]* of [0-9]+ groups; first failing case: group [0-9]+ .*crashed \(SIGSEGV, exit 139\)\)$' "$crash"
+check_that "a crash puts no line of the shell's on the screen ($(grep -m1 -i 'fault\|line [0-9]' "$tmp/crash.err"))" \
+    bash -c "! grep -qi 'segmentation fault\|grade-run.sh: line' '$tmp/crash.err'"
+echo "  a file that crashes: $crash"
 tools/grade.sh 01 "$tmp/none.c" >/dev/null 2>&1
 check_that "a missing file is a usage error (exit 2)" test $? -eq 2
 : >"$tmp/empty.c"
@@ -96,17 +107,20 @@ awk '/LAB END histogram/ { print "    }" } { print } /LAB BEGIN histogram/ {
     print "    for (int again = 0; again < 16; again++) {" }' "$ref" >"$class/carol.c"
 cp "$ref" "$class/dana/radix_sort.c"
 echo 'not C' >"$class/erin.txt"
+echo 'this is not C' >"$class/fay.c"
 tools/grade-class.sh 01 "$class" "$tmp/class.csv" >"$tmp/class.out" 2>&1
 rc=$?
 sed 's/^/  class: /' "$tmp/class.out"
 check_that "make grade-class: exit 1 where one student's work could not be graded (got $rc)" test "$rc" -eq 1
 check_that "make grade-class: a line a student, and the summary" \
-    test "$(grep -cE '^(alice|bob|carol|dana|erin) ' "$tmp/class.out")" -eq 5
+    test "$(grep -cE '^(alice|bob|carol|dana|erin|fay) ' "$tmp/class.out")" -eq 6
 score_of() { awk -F, -v who="\"$1\"" '$1 == who { print $6 "," $7 }' "$tmp/class.csv"; }
 check_that "the class CSV: the stubs 0 ($(score_of alice))" test "$(score_of alice)" = "0,graded"
 check_that "the class CSV: the course's file 100 ($(score_of bob))" test "$(score_of bob)" = "100,graded"
 check_that "the class CSV: the slower file 70 ($(score_of carol))" test "$(score_of carol)" = "70,graded"
 check_that "the class CSV: a folder of files 100 ($(score_of dana))" test "$(score_of dana)" = "100,graded"
+check_that "the class CSV: a file that does not build 0, its note says so ($(grep '^"fay' "$tmp/class.csv"))" \
+    grep -q '^"fay",01,write,0/0,NA,0,graded,"build failed"$' "$tmp/class.csv"
 check_that "the class CSV: a file of the wrong kind is not graded, and says why ($(grep '^"erin' "$tmp/class.csv"))" \
     grep -q '^"erin",01,write,,,,"make grade: WORK=.*erin.txt: this step.s file is' "$tmp/class.csv"
 tools/grade-class.sh 01 "$tmp/no-class" >/dev/null 2>&1

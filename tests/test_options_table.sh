@@ -75,4 +75,28 @@ for opt in $(cut -f2 "$tmp/takes" | sort -u); do
     case $opt in -h | -v) continue ;; esac # the short forms of --help and --verbose
     check_that "$opt (in --help) has a row in README.md's options table" grep -qxF -- "$opt" "$tmp/named"
 done
+# the --step row's ranges, "07: 1-16", as each program's --help gives them ("1..16")
+step_cell=$(grep -F '| `--step K` |' "$tmp/rows" | cut -d'|' -f4)
+for program in $(cut -f2 <<<"$sort_steps" | sort -u); do
+    range=$("$bin/$program" --help | sed -n 's/^  --step K .*[ ,]\([0-9]*\)\.\.\([0-9]*\).*/\1-\2/p')
+    [ -n "$range" ] || continue
+    check_that "README.md's --step row gives ${program%%_*}: $range, as its --help does (the row: $step_cell)" \
+        grep -qE "(\(| )${program%%_*}: $range[,;]" <<<"$step_cell"
+done
+# a --help that names steps of another stage ("stage 07 from step 07.7 on") names a step
+# that exists, the first that takes --type; and each program lists its steps' lessons,
+# one a step, no two alike
+first_typed=$(awk -F'\t' '$2 == "--type" && $1 ~ /^07/ { print $1; exit }' "$tmp/takes")
+while IFS=$'\t' read -r id program step_arg; do
+    # shellcheck disable=SC2086
+    named=$("$bin/$program" $step_arg --help | grep -o 'from step [0-9.]* on' | sort -u)
+    [ -z "$named" ] || check_that "$program $step_arg --help: '$named' names the first step of 07 that takes --type ($first_typed)" \
+        test "$named" = "from step $first_typed on"
+done <<<"$sort_steps"
+for program in $(cut -f2 <<<"$sort_steps" | sort -u); do
+    titles=$("$bin/$program" --help | sed -n '/^  --step K/,$p' | sed -n 's/^  *[0-9][0-9]*  *//p')
+    [ -n "$titles" ] || continue
+    check_that "$program --help: each step's lesson its own ($(sort <<<"$titles" | uniq -d | head -n 1))" \
+        test -z "$(sort <<<"$titles" | uniq -d)"
+done
 finish test_options_table

@@ -5,6 +5,7 @@
 #   device-check: PASS (build test ...) on <GPU>, driver <version>
 #   device-check: FAIL (failed: test; not run: bench) on <GPU>, driver <version>
 # and the exit status is non-zero if any part failed or could not run.
+# Without a GPU it does nothing: one 'skipped' line before any build, exit 0.
 #   PARTS (default: build test sanitize run bench)
 #     build     make -j all (architecture from nvidia-smi; BUILD_TARGETS: other targets)
 #     test      make test: every test program and test script, as many at once as the
@@ -42,25 +43,27 @@ set -u
 # its builds choose their own -j: the jobserver of a make that called it is not theirs
 # (the variables given on that make's command line still apply)
 MAKEFLAGS=$(sed -E 's/ ?--jobserver-(auth|fds)=[^ ]*//g' <<<"${MAKEFLAGS:-}")
-OUT=${OUT:-build/device-check}
-mkdir -p "$OUT"
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(build test sanitize run bench)
+# without a GPU there is nothing to check: one line, before anything is built (as make
+# sanitize, profile and limits say it), and success, as a skipped test is not a failure
+gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)
+if [ -z "$gpu" ]; then
+    echo "device-check: skipped - its parts (${parts[*]}) are for a machine with a CUDA GPU; nvidia-smi lists none; nothing was built or run"
+    exit 0
+fi
+OUT=${OUT:-build/device-check}
+mkdir -p "$OUT"
 jobs=$(nproc)
 summary="$OUT/summary.txt"
 note() { echo "$*" | tee -a "$summary"; }
 
-gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)
-gpu_words=${gpu:+${gpu%%,*}, driver ${gpu##*, }}
-gpu_words=${gpu_words:-no GPU found (nvidia-smi lists none)}
+gpu_words="${gpu%%,*}, driver ${gpu##*, }"
 note "device-check $(date -u +%FT%TZ) on $gpu_words"
 nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1
 passed=() failed=() not_run=()
 for part in "${parts[@]}"; do
     start=$(date +%s)
-    if [ -z "$gpu" ] && [ "$part" != build ]; then
-        note "$part: not run (no GPU)"; not_run+=("$part"); continue
-    fi
     case $part in
     build)
         make -j"$jobs" ${BUILD_TARGETS:-all} >"$OUT/build.log" 2>&1

@@ -57,4 +57,5 @@ END {
     }
 }
 EOF
-mv "$out.tmp" "$out"
+# a file that would not change is left alone: make tables touches no tracked file for nothing
+if cmp -s "$out.tmp" "$out"; then rm -f "$out.tmp"; else mv "$out.tmp" "$out"; fi

@@ -8,8 +8,10 @@
 #   alice        100/100  correctness=183/183 speed=1.00
 #   bob           37/100  correctness=52/96 speed=NA  (first failing case: ...)
 # and a CSV row written to CSV (default build/grade/class-STEP-LEVEL.csv):
-#   student,step,level,correctness,speed,score,status,first_failing_case
-# status: graded, or the reason there is no grade (the grader refused the work: its message).
+#   student,step,level,correctness,speed,score,status,note
+# status: graded, or the reason there is no grade (the grader refused the work: its message);
+# note: the grade's own note, as the GRADE line gives it - "build failed", "crashed in K of G
+# groups", the first failing case.
 # The grading tree, its stubs' run and the course's run are made once, for the first student;
 # each student then costs one run of the step's tests and, where every hole's check passed,
 # the race.  Exit 0 when every student was graded (whatever their scores), 1 when the work of
@@ -35,7 +37,7 @@ csv_field() { printf '"%s"' "${1//\"/\"\"}"; }
 # field NAME LINE: the value of NAME=... in a GRADE line
 field() { sed -nE "s/.* $1=([^ ]+).*/\1/p" <<<"$2"; }
 
-echo "student,step,level,correctness,speed,score,status,first_failing_case" >"$csv"
+echo "student,step,level,correctness,speed,score,status,note" >"$csv"
 # the student an entry is: a file's name without its extension, a folder's name
 name_of() { if [ -d "$class/$1" ]; then echo "$1"; else echo "${1%.*}"; fi; }
 width=$(while read -r e; do name_of "$e"; done <<<"$entries" | awk '{ if (length($0) > w) w = length($0) } END { print w }')
@@ -53,10 +55,10 @@ while read -r entry; do
     count=$((count + 1))
     if [[ $line == GRADE\ step=* ]]; then
         score=$(field score "$line") score=${score%/100}
-        first=$(sed -nE 's/.*\(first failing case: (.*)\)$/\1/p' <<<"$line")
+        note=$(sed -nE 's/^GRADE [^(]*\((.*)\)$/\1/p' <<<"$line") # build failed, crashed, a failing case
         printf '%-*s  %3s/100  correctness=%s speed=%s%s\n' "$width" "$student" "$score" \
-            "$(field correctness "$line")" "$(field speed "$line")" "${first:+  (first failing case: $first)}"
-        echo "$(csv_field "$student"),$step,$level,$(field correctness "$line"),$(field speed "$line"),$score,graded,$(csv_field "$first")" >>"$csv"
+            "$(field correctness "$line")" "$(field speed "$line")" "${note:+  ($note)}"
+        echo "$(csv_field "$student"),$step,$level,$(field correctness "$line"),$(field speed "$line"),$score,graded,$(csv_field "$note")" >>"$csv"
     else
         why=$(grep -m1 . "$csv.err"); why=${why:-the grader printed no grade}
         printf '%-*s  not graded: %s\n' "$width" "$student" "$why"

@@ -32,8 +32,10 @@ while :; do
     : >"$raw"
     small=()
     [ "${GRADE_SMALL:-0}" != 1 ] || small=(--small)
-    timeout --kill-after=10 "$limit" "$program" "${small[@]}" --from-group "$from" \
-        --group-timeout "$group_limit" >"$raw" 2>&1 </dev/null
+    # the braces' stderr: where the shell says a program it waited for died of a signal
+    # ("Segmentation fault"), a line a crash on the grader's screen; the reason is in RESULT
+    { timeout --kill-after=10 "$limit" "$program" "${small[@]}" --from-group "$from" \
+        --group-timeout "$group_limit" >"$raw" 2>&1 </dev/null; } 2>/dev/null
     rc=$?
     # the facts of this run; the first failure message of each group
     awk '/^GROUP [0-9]+ / { g = $2; name = $0; sub(/^GROUP [0-9]+ /, "", name); print "group " g " " name; next }
@@ -53,6 +55,8 @@ while :; do
         why="timed out after $group_limit s (GRADE_GROUP_TIMEOUT)"
     elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
         why="timed out after $limit s (GRADE_TIMEOUT)"
+    elif [ "$rc" -gt 128 ]; then # killed by a signal: its name says more than the last line
+        why="crashed (SIG$(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128))), exit $rc)"
     else
         why="crashed (exit $rc): $(grep -v '^GROUP\|^CHECKFAIL\|^GROUPEND' "$raw" | tail -n 1 | cut -c1-200)"
     fi

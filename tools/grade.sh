@@ -255,7 +255,7 @@ fi
 # lost.  The holes' checks: S (all n where the stubs lost the group).  Earned: those of them
 # the work passes; broken: the work's other failures.  A group the work loses (a crash, a
 # hang) earns none of its holes' checks, and costs nothing more.
-read -r holes earned broken first < <(awk '
+read -r holes earned broken crashed groups first < <(awk '
     FNR == 1 { run++ }
     $1 == "checks" { n[run, $2] = $3; if (run == 1) groups[$2] = 1 }
     $1 == "group"  { name[run, $2] = substr($0, length($1 " " $2 " ") + 1) }
@@ -280,13 +280,14 @@ read -r holes earned broken first < <(awk '
                 for (k in failed) { split(k, p, SUBSEP); if (p[1] == 3 && p[2] == g && !((2, g, p[3]) in failed)) b++ }
             }
             H += h; E += e; B += b
+            if (((3, g) in lost) && lost[3, g] ~ /^crashed/) C++
             if (first == "" && (e < h || b > 0)) {
                 why = work_lost ? (((3, g) in lost) ? lost[3, g] : "not run") : (((3, g) in msg) ? msg[3, g] : "a check failed")
                 first = "group " g " \x27" name[1, g] "\x27: " why
             }
         }
         gsub(/[\t\n]/, " ", first)
-        printf "%d %d %d %s\n", H, E, B, (first == "" ? "-" : first)
+        printf "%d %d %d %d %d %s\n", H, E, B, C, m, (first == "" ? "-" : first)
     }' "$tree.course.result" "$tree.stub.result" "$tree.work.result")
 course_lost=$(grep -c '^lost \|^fail ' "$tree.course.result")
 [ "$course_lost" -eq 0 ] ||
@@ -336,5 +337,6 @@ score=$(awk -v p="$net" -v r="$holes" -v sp="$speed_points" 'BEGIN { printf "%d"
 [ -z "$race_lines" ] || sed '/^$/d; s/^/make grade: /' <<<"$race_lines" >&2
 echo "make grade: band ${band}x, races on: $dists" >&2
 why=""
-[ "$first" = "-" ] || why="first failing case: $first"
+[ "$crashed" -eq 0 ] || why="crashed in $crashed of $groups groups"
+[ "$first" = "-" ] || why="${why:+$why; }first failing case: $first"
 grade "$net/$holes" "$speed" "$score" "$why"

@@ -22,6 +22,7 @@
 #include "cuda_check.h"
 #include "files.h"
 #include "gpu.h"
+#include "options.h"
 
 #define RUNS 5
 
@@ -143,12 +144,12 @@ int main(int argc, char **argv)
 {
     const char *csv = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--csv") && i + 1 == argc) {
-            fprintf(stderr, "limits: error: --csv needs a value: the CSV file to append to\n");
-            return 2;
-        } else if (!strcmp(argv[i], "--csv"))
-            csv = argv[++i];
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+        if (option_with_value(argc, argv, &i, "--csv", &csv)) {
+            if (!csv || !*csv) {
+                fprintf(stderr, "limits: error: --csv needs a value: the CSV file to append to\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
         } else {

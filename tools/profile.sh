@@ -7,7 +7,8 @@
 # Writes build/profile/<gpu>/<stage>.ncu-rep (open it in Nsight Compute, or
 # `ncu --import FILE --page details`) and <stage>.summary.txt, one line per kernel
 # and metric: DRAM throughput, achieved occupancy, registers per thread, ...; with
-# SAVE=1 into results/<gpu>/profile/ instead (the committed reports the READMEs cite).
+# SAVE=1 the summary (text, what the READMEs cite) goes into results/<gpu>/profile/
+# instead, and the binary report stays under build/: a clone does not download it.
 #   PROFILE_ARGS replaces the stage's arguments; PROFILE_NAME names the report
 #   (default: the stage's name), so that two profiles of one stage can be kept.
 #   profile.sh --check BIN_DIR NN: only the checks that come before any build (usage,
@@ -30,8 +31,9 @@ if [ -z "$ncu" ]; then
 fi
 [ "$check_only" = 0 ] || exit 0
 slug=$(tr 'A-Z' 'a-z' <<<"$gpu" | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')
-if [ "${SAVE:-0}" = 1 ]; then out=results/$slug/profile; else out=build/profile/$slug; fi
-mkdir -p "$out"
+reports=build/profile/$slug
+if [ "${SAVE:-0}" = 1 ]; then out=results/$slug/profile; else out=$reports; fi
+mkdir -p "$out" "$reports"
 case $stage in
     06_*) args=${PROFILE_ARGS:--q 1000 --version 14 --runs 1 --no-cublas} ;;
     *) args=${PROFILE_ARGS:---runs 1 --no-cub} ;;
@@ -40,11 +42,11 @@ name=${PROFILE_NAME:-$stage}
 echo "profile: $ncu on $stage $args ($gpu)"
 "$ncu" --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
     --section Occupancy --section LaunchStats --section InstructionStats --section WarpStateStats \
-    -f -o "$out/$name" "$bin_dir/$stage" $args \
+    -f -o "$reports/$name" "$bin_dir/$stage" $args \
     >"$out/$name.log" 2>&1 || { echo "profile: ncu failed, see $out/$name.log" >&2; tail -n 5 "$out/$name.log" >&2; exit 1; }
 {
     echo "# ncu --import $name.ncu-rep --print-summary per-kernel"
     echo "# $stage $args on $gpu, $(date -u +%F); averages over the launches of each kernel"
-    "$ncu" --import "$out/$name.ncu-rep" --print-summary per-kernel
+    "$ncu" --import "$reports/$name.ncu-rep" --print-summary per-kernel
 } >"$out/$name.summary.txt"
-echo "profile: wrote $out/$name.ncu-rep, $out/$name.summary.txt"
+echo "profile: wrote $reports/$name.ncu-rep, $out/$name.summary.txt"

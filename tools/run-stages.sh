@@ -16,6 +16,8 @@
 set -u
 bin_dir=$1; shift
 results=() skipped=() failed=() tables_above=()
+copy=$(mktemp)
+trap 'rm -f "$copy"' EXIT
 # runs: "STAGE ARGS" a line - each step of a stage of several steps (05: its files
 # step1_*.cu ...) runs on its own, --step K, so that the table shows what each bought
 . "$(dirname "$0")/steps-lib.sh" # stage_step_args
@@ -35,9 +37,11 @@ while read -r stage step_arg; do
     esac
     args="${step_arg:+$step_arg }$args"
     echo "=== $stage ${args% } ==="
-    out=$("$bin_dir/$stage" $args 2>&1)
-    rc=$?
-    echo "$out"
+    # the program's lines as it prints them (a line at a time, though a pipe would hold
+    # them to the end), and a copy to read its RESULT line from
+    stdbuf -oL -eL "$bin_dir/$stage" $args 2>&1 | tee "$copy"
+    rc=${PIPESTATUS[0]}
+    out=$(cat "$copy")
     echo
     if [ "$rc" -eq 77 ]; then
         [[ " ${skipped[*]-} " == *" $stage "* ]] || skipped+=("$stage")

@@ -3,7 +3,9 @@
 # at once, and prints each one's line the moment it ends:
 #   PASS  test_03_split_k1     4.2 s  test_03_split_k1: 535 checks, 0 failed
 #   exit 0 -> PASS, exit 77 -> SKIP (no CUDA device, a missing tool), anything else
-#   -> FAIL (its log's last lines come again at the end).
+#   -> FAIL (its first failures and last lines come again at the end, as the test wrote
+#   them: the grader's lines - CHECKFAIL k:line:n - left out).  While tests run, a line
+#   every TEST_HEARTBEAT seconds (default 30) without another says which are running.
 # The last line is "N passed, N failed, N skipped"; the exit status is non-zero if any
 # test failed.  Each test's whole output is in TEST_LOG_DIR/<name>.log.
 #   TEST_JOBS      how many tests run at once (default: one per core).  Tests on a GPU
@@ -61,17 +63,40 @@ run_one() {
     local cmd
     case $t in *.sh) cmd=(bash "$t") ;; *) cmd=("$t" ${TEST_ARGS:-}) ;; esac
     [ "$full" = 0 ] || case $t in *.sh) ;; *) cmd+=(--full) ;; esac
+    date +%s >"$running/$name"
     timeout --kill-after=10 "$limit" "${cmd[@]}" </dev/null >"$log" 2>&1
     rc=$?
+    rm -f "$running/$name"
     secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
     echo "$rc $secs" >"$log.status"
     case $rc in
         0)  last=$(tail -n 1 "$log"); word=PASS ;;
         77) last=$(grep -m1 '^SKIP' "$log" || tail -n 1 "$log"); word=SKIP ;;
         124 | 137) last="timed out after $limit s (TEST_TIMEOUT)"; word=FAIL ;;
-        *)  last="exit $rc: $(tail -n 1 "$log")"; word=FAIL ;;
+        *)  last="exit $rc: $(readable "$log" | tail -n 1)"; word=FAIL ;;
     esac
     printf '%-4s  %-*s %6.1f s  %s\n' "$word" "$width" "$name" "$secs" "${last:0:300}"
+    touch "$running/.said"
+}
+
+# a log's lines for a reader: without the grader's (GROUP, CHECKFAIL k:line:n, ...)
+readable() { grep -vE '^(GROUPS?|GROUPEND|CHECKFAIL|TIMEOUT) ' "$1"; }
+
+# every TEST_HEARTBEAT seconds (default 30) without a line, which tests are running and
+# for how long: a long test is not a hang
+heartbeat() {
+    local every=${TEST_HEARTBEAT:-30} now list f
+    while sleep 5; do
+        now=$(date +%s)
+        [ $((now - $(stat -c %Y "$running/.said"))) -ge "$every" ] || continue
+        list=""
+        for f in "$running"/*; do
+            [ -f "$f" ] || continue
+            list+="${list:+, }${f##*/} ($((now - $(cat "$f"))) s)"
+        done
+        [ -z "$list" ] || echo "      running: $list"
+        touch "$running/.said"
+    done
 }
 
 count=$#
@@ -81,18 +106,27 @@ for t in "${not_built[@]+"${not_built[@]}"}"; do
     printf '%-4s  %-*s %6.1f s  %s\n' SKIP "$width" "$t" 0 \
         "SKIP: not built: ${TEST_NOT_BUILT_WHY:-this is the CPU build (no nvcc, or CUDA=0)}"
 done
-running=0
+running=$(mktemp -d)
+touch "$running/.said"
+heartbeat &
+ticker=$!
+trap 'kill $ticker 2>/dev/null; rm -rf "$running"' EXIT
+started=0
 while IFS= read -r t; do
     [ -n "$t" ] || continue
     rm -f "$logdir/$(name_of "$t").log.status"
     run_one "$t" &
-    running=$((running + 1))
-    if [ "$running" -ge "$jobs" ]; then
+    started=$((started + 1))
+    if [ "$started" -ge "$jobs" ]; then
         wait -n
-        running=$((running - 1))
+        started=$((started - 1))
     fi
 done <<<"$order"
-wait
+while [ "$started" -gt 0 ]; do # the tests, not the heartbeat
+    wait -n
+    started=$((started - 1))
+done
+kill $ticker 2>/dev/null
 
 pass=0 fail=0 skip=${#not_built[@]} failed=()
 for t in "$@"; do
@@ -106,8 +140,11 @@ for t in "$@"; do
     esac
 done
 for name in "${failed[@]+"${failed[@]}"}"; do
-    echo "--- $name failed; the last lines of $logdir/$name.log:"
-    tail -n 25 "$logdir/$name.log" 2>/dev/null | sed 's/^/      /'
+    # what failed, as the test said it (its first failures), then how it ended
+    log=$logdir/$name.log
+    echo "--- $name failed; its first failures and its last lines ($log):"
+    { grep -m 12 -E 'CHECK failed|^FAIL|[Ee]rror' "$log"; echo "..."; readable "$log" | tail -n 8; } 2>/dev/null |
+        sed 's/^/      /'
 done
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -8,7 +8,7 @@
 # bookmarks; and the answers deck, the deck of slides/ as it is, the code whole, to show
 # once the labs are due, to build/slides/<deck>.answers.html and .answers.pdf.  The PDFs
 # are made where a Chromium is found (CHROME_PATH, or chromium / chromium-browser /
-# google-chrome on PATH).  marp-cli is the version pinned in slides/package-lock.json,
+# google-chrome on PATH) and the decks' fonts are installed (Liberation Sans and Mono).  marp-cli is the version pinned in slides/package-lock.json,
 # installed with `npm ci` on first use.  The HTML files show the images of slides/img/
 # and the committed charts of results/*/plots/, which are copied next to them
 # (build/slides/img, build/results); nothing outside build/ is written.
@@ -20,15 +20,17 @@ decks=("$@")
 [ ${#decks[@]} -gt 0 ] || decks=(slides/[0-9][0-9]_*.md)
 
 command -v npm >/dev/null 2>&1 || { echo "slides: npm not found - install Node.js 18 or newer (or run tools/setup-slides.sh)" >&2; exit 2; }
-# the decks are laid out in their own fonts or not at all: a fallback font overflows the
-# slides and drops the underscores from the code
+# a PDF is laid out here, in the decks' own fonts or not at all: a fallback font overflows
+# the slides and drops the underscores from the code.  The HTML is laid out by the browser
+# that shows it, on its own machine: it is made without them, and the line says so.
 fonts=$(missing_fonts | paste -sd, -)
-[ -z "$fonts" ] || { echo "slides: the decks' fonts are not installed: $fonts - run tools/setup-slides.sh (or, as root, apt-get install fonts-liberation)" >&2; exit 2; }
+[ -z "$fonts" ] || echo "slides: the decks' fonts are not installed here ($fonts): the HTML only, no PDF - run tools/setup-slides.sh (or, as root, apt-get install fonts-liberation) for the PDFs" >&2
 if marp_needs_install; then
     echo "slides: installing marp-cli (npm ci in slides/, once)"
     (cd slides && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || { echo "slides: npm ci in slides/ failed" >&2; exit 2; }
 fi
 chrome=$(find_chromium)
+[ -z "$fonts" ] || chrome="" # no PDF without the fonts
 mkdir -p "$out" build/results
 # marp's Chromium profiles (a few MB each) go to a folder of our own, removed at the end
 TMPDIR=$(mktemp -d)
@@ -66,5 +68,7 @@ what="$made decks"; [ "$made" -ne 1 ] || what="1 deck"
 if [ -n "$chrome" ]; then
     echo "slides: $what in $out/, each as the lecture (<deck>.html, .pdf with notes, .notes.txt) and the answers deck (<deck>.answers.html, .pdf; Chromium: $chrome)"
 else
-    echo "slides: $what in $out/, each as the lecture (<deck>.html, .notes.txt) and the answers deck (<deck>.answers.html) - no Chromium for the PDFs (apt-get install chromium, or set CHROME_PATH)"
+    why="no Chromium for the PDFs (apt-get install chromium, or set CHROME_PATH)"
+    [ -z "$fonts" ] || why="no PDFs without the decks' fonts ($fonts: tools/setup-slides.sh)"
+    echo "slides: $what in $out/, each as the lecture (<deck>.html, .notes.txt) and the answers deck (<deck>.answers.html) - $why"
 fi
