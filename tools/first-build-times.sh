@@ -7,7 +7,12 @@
 #   make -jN ARCH=sm_90 stages   the stages `make run` builds on a machine with a GPU
 #   make -jN ARCH=sm_90 all      everything `make test` builds there
 #   make -jN all                 no GPU: the portable list of architectures, as CI builds
+#   make test                    no GPU: the CPU build and what runs there, from an empty
+#                                build/, then once more as it is left (a second run)
+# --newcomer: make run and make test alone, what the README's first two commands cost.
 set -u
+newcomer=0
+[ "${1:-}" != --newcomer ] || { newcomer=1; shift; }
 log=${1:-/dev/null}
 repo=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)
 work=$(mktemp -d)
@@ -18,7 +23,7 @@ say() { echo "$*" | tee -a "$log"; }
 say "# first-build-times.sh, $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD), $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)), $(nvcc --version | tail -n 1)"
 status=0
 timed() {
-    rm -rf build
+    [ "$1" = again ] && shift || rm -rf build
     local start end
     start=$(date +%s.%N)
     "$@" >"$work/out.log" 2>&1
@@ -29,7 +34,13 @@ timed() {
 }
 jobs=-j$(nproc)
 timed make run
-timed make "$jobs" ARCH=sm_90 stages
-timed make "$jobs" ARCH=sm_90 all
-timed make "$jobs" all
+if [ "$newcomer" = 0 ]; then
+    timed make "$jobs" ARCH=sm_90 stages
+    timed make "$jobs" ARCH=sm_90 all
+    timed make "$jobs" all
+fi
+timed make test
+say "        $(tail -n 1 "$work/out.log")"
+timed again make test
+say "        $(tail -n 1 "$work/out.log")"
 exit $status
