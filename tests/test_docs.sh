@@ -417,5 +417,24 @@ while read -r program last; do
     [ "$last" = "$steps" ] || fail "README.md's Tests section: $program to _$last, but stage $stage has $steps steps"
 done < <(grep -oE '`test_[0-9][0-9]_[a-z_]+_1` to `_[0-9]+`' <<<"$tests_section" | sed -E 's/`(.*)` to `_([0-9]+)`/\1 \2/')
 
+# the README's sample RESULT lines: each is in a log under results/, and stage 01's has the
+# fields a run of stage 01 prints now (where a build of it is here)
+keys_of() { grep -oE ' [a-z0-9_]+=' <<<" ${1#RESULT }" | tr -d ' =' | paste -sd' ' -; }
+while IFS= read -r sample; do
+    checks=$((checks + 1))
+    grep -rqF -- "$sample" results/ || fail "README.md's sample line is in no log under results/: ${sample:0:80}..."
+    case $sample in
+    "RESULT stage=01_sequential "*)
+        for b in ${BIN_DIR:-build/bin} build/cpu/bin; do
+            [ -x "$b/01_sequential" ] || continue
+            now=$("$b/01_sequential" -n 1000 --runs 1 --no-cub 2>/dev/null | grep '^RESULT ')
+            checks=$((checks + 1))
+            [ "$(keys_of "$sample")" = "$(keys_of "$now")" ] ||
+                fail "README.md's sample RESULT line of stage 01 has the fields '$(keys_of "$sample")'; a run now prints '$(keys_of "$now")'"
+            break
+        done ;;
+    esac
+done < <(grep '^RESULT stage=' docs/src/README.md)
+
 echo "test_docs: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]
