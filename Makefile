@@ -145,8 +145,8 @@ LDLIBS := -lpthread -ldl
 ifeq ($(CUDA),0)
 LINK = $(CC)
 LDLIBS += -lm
-CPU_BUILD_WHY := $(if $(filter command line environment,$(origin CUDA)),CUDA=0,no nvcc found ($(NVCC))): \
-    stage 01 and its tests, with $(CC) alone
+CPU_BUILD_WHY := $(if $(filter command line environment,$(origin CUDA)),CUDA=0,$(if $(HANDOUT_CPU_STEP),a handout of \
+    the CPU stage (CUDA=1 builds with nvcc),no nvcc found ($(NVCC)))): stage 01 and its tests, with $(CC) alone
 else
 LINK = $(NVCC) $(GENCODE)
 endif

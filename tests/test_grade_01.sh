@@ -44,6 +44,13 @@ check_that "the handout builds on its own without nvcc: $(tail -n 2 "$tmp/build.
     test -x "$h/build/cpu/tests/test_01_sequential"
 (cd "$h" && env -u CUDA -u MAKEFLAGS -u MAKELEVEL PATH="$no_nvcc_path" NVCC="$tmp/no/nvcc" make -s test) >"$tmp/htest.log" 2>&1
 check_that "the handout's tests fail while the holes are stubs" test $? -ne 0
+# where nvcc is installed (a lab machine, a laptop with the toolkit), the handout of the CPU
+# step still builds with gcc alone: nvcc would build the CUB baseline for five architectures
+if command -v nvcc >/dev/null 2>&1; then
+    (cd "$h" && env -u CUDA -u MAKEFLAGS -u MAKELEVEL make -n all) >"$tmp/dry.log" 2>&1
+    check_that "the handout of 01 runs no nvcc where nvcc is installed ($(grep -c 'nvcc' "$tmp/dry.log") lines name it: $(grep -m1 '^\[build\]' "$tmp/dry.log"))" \
+        bash -c "! grep -q 'nvcc .*-c\|^[^[]*nvcc ' '$tmp/dry.log' && grep -q 'the CPU build, into build/cpu/: a handout of the CPU stage' '$tmp/dry.log'"
+fi
 # and it is a working repository: make steps and make diff run in it
 (cd "$h" && make -s steps) >"$tmp/steps.log" 2>&1
 check_that "make steps works in the handout: $(head -c 200 "$tmp/steps.log")" grep -q '^01 ' "$tmp/steps.log"

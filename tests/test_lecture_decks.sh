@@ -41,7 +41,16 @@ for deck in "${decks[@]}"; do
             grep -q "TODO(lab [a-z0-9_]*)" "$tmp/$name.md"
     check_that "$deck: its lecture deck has as many slides ($(slides_in "$tmp/$name.md"), $(slides_in "$deck"))" \
         test "$(slides_in "$tmp/$name.md")" -eq "$(slides_in "$deck")"
+    # the speaker notes and the prose: no figure's source marker for the room to see
+    check_that "$deck: its lecture deck shows no source marker ($(grep -m1 -oE '\[(src|calc|given|quoted) [^]]{0,60}' "$tmp/$name.md"))" \
+        bash -c "! grep -qE '\[(src|calc|given|quoted) ' '$tmp/$name.md'"
+    check_that "$deck: at most 30 slides, a 50-minute lecture ($(slides_in "$deck"))" test "$(slides_in "$deck")" -le 30
 done
+# the answers deck too (make slides renders a copy of the deck without its markers)
+printf '%s\n' 'about 1 ms [src results/x.csv step=08.2 count_ms] to count' >"$tmp/marked.md"
+sed -E "$(sed -n "s/^ *sed -E '\(.*\)' \"\$deck\".*/\1/p" tools/slides.sh)" "$tmp/marked.md" >"$tmp/unmarked.md"
+check_that "make slides renders the answers deck without source markers ($(cat "$tmp/unmarked.md"))" \
+    test "$(cat "$tmp/unmarked.md")" = "about 1 ms to count"
 
 # the check can fail: a deck made here with a hole's code (a run of its lines), in a code
 # block and in a diff block, loses every one of them to the hole's TODO

@@ -83,6 +83,14 @@ rm -rf "$out"
 mkdir -p "$out/tools" "$out/tests" "$out/$stage"
 # the build and the harness, as the course has them (-Werror off)
 sed -e 's/ -Werror all-warnings//' -e 's/,-Werror//' -e 's/ -Werror//' Makefile >"$out/Makefile"
+# a step of the CPU stage builds with the C compiler alone, even where nvcc is installed:
+# its Makefile starts from the CPU build (CUDA=1 still builds the CUDA build)
+if ! ls "$stage"/*.cu >/dev/null 2>&1; then
+    { echo "# This handout's step runs on the CPU: the CPU build (gcc alone) unless CUDA=1 is given."
+      echo "HANDOUT_CPU_STEP := 1"
+      echo "CUDA ?= 0"
+      cat "$out/Makefile"; } >"$out/Makefile.cpu" && mv "$out/Makefile.cpu" "$out/Makefile"
+fi
 cp -r common "$out/"
 cp tools/run-tests.sh tools/run-stages.sh tools/steps-lib.sh tools/diff.sh tools/steps.sh tools/nvcc-resources.sh "$out/tools/"
 number=${stage%%_*}

@@ -90,7 +90,9 @@ incode {
     long_line[nlines] = length(t) >= 20
     next
 }
-{ print }
+# prose and speaker notes: a figure's source marker ([src FILE ...], [calc ...]) is for
+# test_docs, not for the room or the presenter view
+{ gsub(/ ?\[(src|calc|given|quoted) [^]]*\]/, ""); print }
 END {
     if (list) exit
     if (incode) flush_block()

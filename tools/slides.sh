@@ -61,7 +61,9 @@ for deck in "${decks[@]}"; do
     name=$(basename "$deck" .md)
     tools/lecture-deck.sh "$deck" >"$out/$name.md" || { echo "slides: tools/lecture-deck.sh failed on $deck" >&2; exit 1; }
     NOTES=1 render "$out/$name.md" "$out/$name"   # the lecture: its images are build/slides/img, build/results
-    render "$deck" "$out/$name.answers"
+    # the answers deck: the code whole, the figures' source markers out (test_docs reads them)
+    sed -E 's/ ?\[(src|calc|given|quoted) [^]]*\]//g' "$deck" >"$out/$name.answers.md"
+    render "$out/$name.answers.md" "$out/$name.answers"
     made=$((made + 1))
 done
 what="$made decks"; [ "$made" -ne 1 ] || what="1 deck"
