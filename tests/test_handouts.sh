@@ -158,6 +158,19 @@ check_step() {
         check_that "step $id: its steps.c lists and declares $k steps ($entries, $declared)" \
             test "$entries" -eq "$k" -a "$declared" -eq "$k" ;;
     esac
+    # its documents up to its step: no heading of the README about a later step of the stage
+    # ("## Step 07.5 - ...", "### 07.10 - ..."), no contract in HOLES.md of a hole its files lack
+    if [ -n "$k" ]; then
+        leaks=$(grep -E '^#+ ' "$h/$stage/README.md" | grep -oE "(^#+ |Steps? )${stage:0:2}\.[0-9]+" |
+                sed 's/.*\.//' | awk -v k="$k" '$1 > k' | head -n 3 | paste -sd' ' -)
+        check_that "step $id ($level): its README has no section of a later step (steps .$leaks)" test -z "$leaks"
+        if [ -f "$h/$stage/HOLES.md" ]; then
+            leaks=$(for name in $(sed -n 's/^### //p' "$h/$stage/HOLES.md"); do
+                        grep -sqE "(WRITE|LAB) BEGIN $name[:]" $(cd "$h" && ls "$stage"/* common/* 2>/dev/null | sed 's|^|./|') ||
+                            echo "$name"; done | head -n 3 | paste -sd' ' -)
+            check_that "step $id ($level): its HOLES.md holds the contracts of its own holes alone ($leaks)" test -z "$leaks"
+        fi
+    fi
 }
 
 # INSTRUCTOR.md's table of what a week asks: "week | write level | guided level | exercises

@@ -17,8 +17,10 @@
 # (tools/diff.sh, tools/steps.sh, and a steps.txt of the stage's steps up to this one), the
 # step's stage folder with every file that marks holes stubbed - the step's file, a .cuh
 # beside it, and a header of common/ whose first user in the course is this step (02's
-# common/gpu_scan.cuh) - its README (the lab) and HANDOUT.md: the level, each hole with its
-# contract (the stage's HOLES.md) and size, what to run.  Never the answers (ANSWERS.md)
+# common/gpu_scan.cuh) - its README (the lab) and HOLES.md up to its step (no later step's
+# section or exercise, no contract of a hole it lacks: tools/handout-docs.awk) and
+# HANDOUT.md: the level, each hole with its contract (the stage's HOLES.md) and size, what
+# to run.  Never the answers (ANSWERS.md)
 # or the reference code of the holes; tests/test_handouts.sh proves that no shipped file
 # holds a line a hole adds to its step.  A handout of a step whose files are C alone (stage
 # 01) builds with gcc and make, no CUDA (the CPU build).
@@ -141,6 +143,23 @@ done
 # its README without the line that names its source under docs/src/ (make docs), which the
 # handout has not
 sed -i '1{/^<!-- generated from docs\/src\/.* -->$/d}' "$out/$stage/README.md"
+# a step of a stage of several: its README and HOLES.md without a later step's section, and
+# HOLES.md with the contracts of the holes of the files it ships alone (handout-docs.awk)
+if [ -n "$step_number" ]; then
+    # the stage's files up to this step, and the headers of common/ that a step up to it uses
+    upto=$(steps | awk -F'\t' -v id="$id" '{ print $2 } $1 == id { exit }')
+    shipped_holes=$(cat $(for f in "$stage"/*; do [ -f "$f" ] && ! later "$f" && echo "$f"; done
+                          for f in $(grep -lE '(WRITE|LAB) BEGIN' common/*); do
+                              u=$(first_course_step_using "$f"); [ -n "$u" ] && grep -qxF "$u" <<<"$upto" && echo "$f"; done) |
+                    sed -n 's/.*\(WRITE\|LAB\) BEGIN \([a-z_0-9]*\).*/\2/p' | sort -u | paste -sd' ' -)
+    for doc in README HOLES; do
+        [ -f "$out/$stage/$doc.md" ] || continue
+        kind=$(tr 'A-Z' 'a-z' <<<"$doc")
+        awk -v step="$id" -v stage="$number" -v last="$(last_stage_step "$number")" -v kind="$kind" \
+            -v holes="$shipped_holes" -f tools/handout-docs.awk "$out/$stage/$doc.md" >"$out/$stage/$doc.md.cut" &&
+            mv "$out/$stage/$doc.md.cut" "$out/$stage/$doc.md"
+    done
+fi
 cp -r "$stubs"/. "$out/"
 up_to_step() { # the lines of stdin that name a step number (STEP_ENTRY(3)) up to this one
     awk -v k="$step_number" '{ n = $0; gsub(/[^0-9]/, "", n) } n + 0 <= k'
