@@ -85,14 +85,15 @@ readable() { grep -vE '^(GROUPS?|GROUPEND|CHECKFAIL|TIMEOUT) ' "$1"; }
 # every TEST_HEARTBEAT seconds (default 30) without a line, which tests are running and
 # for how long: a long test is not a hang
 heartbeat() {
-    local every=${TEST_HEARTBEAT:-30} now list f
+    local every=${TEST_HEARTBEAT:-30} now said list f since
     while sleep 5; do
         now=$(date +%s)
-        [ $((now - $(stat -c %Y "$running/.said"))) -ge "$every" ] || continue
+        said=$(stat -c %Y "$running/.said" 2>/dev/null) || continue
+        [ $((now - said)) -ge "$every" ] || continue
         list=""
         for f in "$running"/*; do
-            [ -f "$f" ] || continue
-            list+="${list:+, }${f##*/} ($((now - $(cat "$f"))) s)"
+            since=$(cat "$f" 2>/dev/null) || continue # a test that ended just now
+            list+="${list:+, }${f##*/} ($((now - since)) s)"
         done
         [ -z "$list" ] || echo "      running: $list"
         touch "$running/.said"
