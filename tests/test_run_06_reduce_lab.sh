@@ -8,9 +8,9 @@ bin=${BIN_DIR:-build/bin}/06_reduce_lab
 source "$(dirname "$0")/cli_lib.sh"
 
 expect_error "unknown option" --frobnicate
-expect_error "--repeats needs a whole number from 1 to" --repeats 0
-expect_error "--runs needs a whole number from 1 to" --runs x
-expect_error "--blocks needs a whole number from 1 to" --blocks
+expect_error "--repeats '0': expected a whole number from 1 to 100000" --repeats 0
+expect_error "--runs 'x': expected a whole number from 1 to 1000" --runs x
+expect_error "--blocks '': expected a whole number from 1 to 1000000" --blocks
 
 checks=$((checks + 1))
 "$bin" --repeats 20 --runs 1 --blocks 64 >"$tmp/log" 2>&1
