@@ -15,7 +15,7 @@
 #   - a deck made here with a hole's code in a code block, and in a diff, loses it.
 set -u
 cd "$(dirname "$0")/.."
-. tools/slides-env.sh # slides_in
+. tools/slides-env.sh # slides_in, without_markers
 failures=0 checks=0
 check_that() { checks=$((checks + 1)); local what=$1; shift; "$@" || { echo "FAIL: $what"; failures=$((failures + 1)); }; }
 tmp=$(mktemp -d)
@@ -107,7 +107,7 @@ done
 
 # the answers deck too (make slides renders a copy of the deck without its markers)
 printf '%s\n' 'about 1 ms [src results/x.csv step=08.2 count_ms] to count' >"$tmp/marked.md"
-sed -E "$(sed -n "s/^ *sed -E '\(.*\)' \"\$deck\".*/\1/p" tools/slides.sh)" "$tmp/marked.md" >"$tmp/unmarked.md"
+without_markers "$tmp/marked.md" >"$tmp/unmarked.md" # slides-env.sh's, as make slides calls it
 check_that "make slides renders the answers deck without source markers ($(cat "$tmp/unmarked.md"))" \
     test "$(cat "$tmp/unmarked.md")" = "about 1 ms to count"
 

@@ -85,9 +85,11 @@ rm -rf "$out"
 mkdir -p "$out/tools" "$out/tests" "$out/$stage"
 # the build and the harness, as the course has them (-Werror off)
 sed -e 's/ -Werror all-warnings//' -e 's/,-Werror//' -e 's/ -Werror//' Makefile >"$out/Makefile"
-# a step of the CPU stage builds with the C compiler alone, even where nvcc is installed:
-# its Makefile starts from the CPU build (CUDA=1 still builds the CUDA build)
-if ! ls "$stage"/*.cu >/dev/null 2>&1; then
+# a step of the CPU stage (no .cu file) builds with the C compiler alone, even where nvcc
+# is installed: its Makefile starts from the CPU build (CUDA=1 still builds the CUDA build)
+cpu_only=1
+ls "$stage"/*.cu >/dev/null 2>&1 && cpu_only=0
+if [ "$cpu_only" = 1 ]; then
     { echo "# This handout's step runs on the CPU: the CPU build (gcc alone) unless CUDA=1 is given."
       echo "HANDOUT_CPU_STEP := 1"
       echo "CUDA ?= 0"
@@ -231,8 +233,6 @@ contract() {
     awk -v name="$1" '/^### / { on = ($0 == "### " name); next } /^## / { on = 0 } on' "$stage/HOLES.md" |
         sed -e '/./,$!d' | sed -e ':a' -e '/^\n*$/{$d;N;ba' -e '}'
 }
-cpu_only=1
-ls "$stage"/*.cu >/dev/null 2>&1 && cpu_only=0
 {
     echo "# Handout: step $id - $(step_field "$id" 6)"
     echo

@@ -36,3 +36,8 @@ slides_in() {
          !code && /^---$/ { rulers++ }
          END { print rulers + 1 }' "$1"
 }
+
+# without_markers FILE: FILE without its figures' source markers ([src FILE ...], [calc ...]:
+# test_docs reads them; the room and the presenter view do not) - the answers deck of make
+# slides; tools/lecture-deck.awk drops them from the lecture alike
+without_markers() { sed -E 's/ ?\[(src|calc|given|quoted) [^]]*\]//g' "$1"; }

@@ -62,7 +62,7 @@ for deck in "${decks[@]}"; do
     tools/lecture-deck.sh "$deck" >"$out/$name.md" || { echo "slides: tools/lecture-deck.sh failed on $deck" >&2; exit 1; }
     NOTES=1 render "$out/$name.md" "$out/$name"   # the lecture: its images are build/slides/img, build/results
     # the answers deck: the code whole, the figures' source markers out (test_docs reads them)
-    sed -E 's/ ?\[(src|calc|given|quoted) [^]]*\]//g' "$deck" >"$out/$name.answers.md"
+    without_markers "$deck" >"$out/$name.answers.md"
     render "$out/$name.answers.md" "$out/$name.answers"
     made=$((made + 1))
 done
