@@ -18,7 +18,7 @@ enum { HIST_SECTIONED = 1, HIST_INTERLEAVED = 2, HIST_SHARED = 3 };
 __global__ void histogram_sectioned(const uint32_t *keys, size_t n, int shift, uint32_t mask,
                                     uint32_t *hist)
 {
-    /* WRITE BEGIN histograms: the bodies of the histogram kernels: sectioned, interleaved, privatised */
+    /* WRITE BEGIN first_kernels: a first GPU lab: two kernels, their launch, device memory */
     size_t threads = (size_t)gridDim.x * blockDim.x;
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t section = (n + threads - 1) / threads;
@@ -28,20 +28,20 @@ __global__ void histogram_sectioned(const uint32_t *keys, size_t n, int shift, u
     for (size_t i = begin; i < end; i++)
         atomicAdd(&hist[(keys[i] >> shift) & mask], 1u);
     /* LAB END sectioned */
-    /* WRITE END histograms */
+    /* WRITE END first_kernels */
 }
 
 /* 2. Interleaved: the threads of a warp read neighbouring keys (coalesced). */
 __global__ void histogram_interleaved(const uint32_t *keys, size_t n, int shift, uint32_t mask,
                                       uint32_t *hist)
 {
-    /* WRITE BEGIN histograms: the bodies of the histogram kernels: sectioned, interleaved, privatised */
+    /* WRITE BEGIN first_kernels: a first GPU lab: two kernels, their launch, device memory */
     /* LAB BEGIN interleaved: count keys i, i + threads, ... into hist (a warp: 32 neighbours) */
     size_t threads = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads)
         atomicAdd(&hist[(keys[i] >> shift) & mask], 1u);
     /* LAB END interleaved */
-    /* WRITE END histograms */
+    /* WRITE END first_kernels */
 }
 
 /* 3. Privatised: a histogram per block in shared memory, merged at the end. */
@@ -49,7 +49,6 @@ __global__ void histogram_shared(const uint32_t *keys, size_t n, int shift, uint
                                  uint32_t *hist)
 {
     extern __shared__ uint32_t local[]; /* mask + 1 counters */
-    /* WRITE BEGIN histograms: the bodies of the histogram kernels: sectioned, interleaved, privatised */
     for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
         local[d] = 0;
     __syncthreads();
@@ -66,7 +65,6 @@ __global__ void histogram_shared(const uint32_t *keys, size_t n, int shift, uint
         if (local[d] != 0)
             atomicAdd(&hist[d], local[d]);
     /* LAB END private_merge */
-    /* WRITE END histograms */
 }
 
 /* Enough blocks to fill every multiprocessor once: each thread then loops. */
@@ -88,6 +86,7 @@ static void gpu_histogram(const uint32_t *d_keys, size_t n, int shift, int width
     CUDA_CHECK(cudaMemsetAsync(d_hist, 0, ((size_t)mask + 1) * sizeof(uint32_t)));
     if (n == 0)
         return;
+    /* WRITE BEGIN first_kernels: a first GPU lab: two kernels, their launch, device memory */
     if (variant == HIST_SECTIONED)
         histogram_sectioned<<<grid, block>>>(d_keys, n, shift, mask, d_hist);
     else if (variant == HIST_INTERLEAVED)
@@ -96,4 +95,5 @@ static void gpu_histogram(const uint32_t *d_keys, size_t n, int shift, int width
         histogram_shared<<<grid, block, ((size_t)mask + 1) * sizeof(uint32_t)>>>(
             d_keys, n, shift, mask, d_hist);
     CUDA_CHECK_LAUNCH();
+    /* WRITE END first_kernels */
 }

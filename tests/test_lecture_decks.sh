@@ -47,6 +47,19 @@ while IFS=$'\t' read -r order id file; do
         grep -oE 'WRITE BEGIN [a-z_0-9]+' "$f" | awk -v o="$order" -v id="$id" '{ print $3 "\t" o "\t" id }'
     done
 done <"$tmp/path" | sort -t$'\t' -k1,1 -k2,2n | awk -F'\t' '!seen[$1]++' >"$tmp/lab_steps"
+# a lab's line that the step before its step already holds is no answer: the lab's handout
+# ships it (step 02.1's private histogram, say, reads as part of 02.3's table)
+while IFS=$'\t' read -r lab order _; do
+    prev=$(awk -F'\t' -v o="$order" '$1 == o - 1 { print $3 }' "$tmp/path")
+    [ -n "$prev" ] || continue
+    given=("$prev")
+    for h in $(grep -oE '#include "[a-z_0-9]+\.(cuh|h)"' "$prev" | cut -d'"' -f2); do
+        for f in "${prev%/*}/$h" "common/$h"; do [ -f "$f" ] && given+=("$f"); done
+    done
+    awk -F'\t' -v lab="$lab" '$1 == lab { print $2 }' "$tmp/holes" | while IFS= read -r text; do
+        ! grep -qF -- "$text" "${given[@]}" || printf '%s\t%s\n' "$lab" "$text"
+    done
+done <"$tmp/lab_steps" >"$tmp/given"
 # not_due DECK: the holes (of $tmp/holes) of the labs a deck's lecture comes before: its own
 # stage's, and in a stage's later deck (NN_name_part2.md) those from the first step it diffs
 # to (or, with no diff, the first step whose file it shows) on
@@ -62,12 +75,14 @@ not_due() {
                 for (l in lab_step) if (substr(lab_step[l], 1, 2) == stage && (w[3] in file_order) && file_order[w[3]] == lab_order[l] && (!fc || lab_order[l] < fc)) fc = lab_order[l] }
             next
         }
+        FILENAME == ARGV[4] { given[$0] = 1; next }
         FNR == 1 { first = !later ? 0 : fd ? fd : fc }
+        ($0 in given) { next }
         { own = substr(lab_step[$1], 1, 2) == stage && lab_order[$1] >= first
           if (own) { line[$2] = $0 } else { elsewhere[$2] = 1 } }
         # a line that a lab already due wrote too (or within a line of its) may be its code
         END { for (t in line) { mine = 1; for (e in elsewhere) if (index(e, t)) { mine = 0; break }
-                                if (mine) print line[t] } }' "$tmp/path" "$tmp/lab_steps" "$1" "$tmp/holes"
+                                if (mine) print line[t] } }' "$tmp/path" "$tmp/lab_steps" "$1" "$tmp/given" "$tmp/holes"
 }
 
 for deck in "${decks[@]}"; do
