@@ -175,10 +175,19 @@ check_step() {
 
 # INSTRUCTOR.md's table of what a week asks: "week | write level | guided level | exercises
 # | extra exercises | lines to write", its steps as "07.5, 07.7-07.11" (ranges in steps.txt's
-# order), its exercises as "07: 6-11" or "06: 1-5, 8" ("-": none)
+# order), its exercises as "07: 6-11" or "06: 1-5, 8", several stages' as "03: 1, 2; 04: 1"
+# ("-": none)
 week_table() {
     awk -F'|' '/^[*][*]What a week asks[.][*][*]/ { on = 1 } on && /^[|] [0-9]/ {
                    for (i = 2; i <= 7; i++) { gsub(/^ +| +$/, "", $i) } ; print $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 "\t" $7 }
+               on && /^$/ && seen++ { on = 0 }' INSTRUCTOR.md
+}
+# the projects' weeks, in the same form after two columns of their own: "project | week
+# (11, 12 or further) | write level | ..."
+project_table() {
+    awk -F'|' '/^The projects. weeks, in the same form/ { on = 1 } on && /^[|] [0-9]/ {
+                   for (i = 2; i <= 8; i++) { gsub(/^ +| +$/, "", $i) }
+                   print $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 "\t" $7 "\t" $8 }
                on && /^$/ && seen++ { on = 0 }' INSTRUCTOR.md
 }
 # expand_steps LIST: one step a line
@@ -195,16 +204,21 @@ expand_steps() {
 }
 # expand_exercises LIST: "stage:number" a line
 expand_exercises() {
-    local stage nums item
+    local group stage nums item
     [ "$1" = - ] && return
-    stage=${1%%:*} nums=${1#*: }
-    tr ',' '\n' <<<"$nums" | sed 's/^ *//; s/ *$//' | while IFS= read -r item; do
-        case $item in *-*) seq "${item%-*}" "${item#*-}" ;; *) echo "$item" ;; esac
-    done | sed "s/^/$stage:/"
+    tr ';' '\n' <<<"$1" | sed 's/^ *//' | while IFS= read -r group; do
+        stage=${group%%:*} nums=${group#*: }
+        tr ',' '\n' <<<"$nums" | sed 's/^ *//; s/ *$//' | while IFS= read -r item; do
+            case $item in *-*) seq "${item%-*}" "${item#*-}" ;; *) echo "$item" ;; esac
+        done | sed "s/^/$stage:/"
+    done
 }
 week_table >"$tmp/weeks"
+project_table >"$tmp/projects"
 guided_ids=""
-[ -n "${HANDOUT_STEPS:-}" ] || guided_ids=$(while IFS=$'\t' read -r _ _ g _; do expand_steps "$g"; done <"$tmp/weeks" | paste -sd' ' -)
+[ -n "${HANDOUT_STEPS:-}" ] || guided_ids=$( { while IFS=$'\t' read -r _ _ g _; do expand_steps "$g"; done <"$tmp/weeks"
+                                                while IFS=$'\t' read -r _ _ _ g _; do expand_steps "$g"; done <"$tmp/projects"; } |
+                                              paste -sd' ' -)
 
 sizes=$tmp/sizes
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -246,22 +260,55 @@ awk -F'|' '/^The write level.s holes/ { on = 1 } on && /^[|] [0-9]/ {
 [[ " $levels " != *" write "* ]] ||
     check_that "INSTRUCTOR.md's table of the write level's holes is the handouts' ($(wc -l <"$tmp/holes.handouts") holes)" \
         cmp -s "$tmp/holes.handouts" "$tmp/holes.guide"
-# what a week asks, from the handouts: every step handed out once, at the level the table
-# says; every exercise of the stages' READMEs in one week; the lines the table gives are the
-# sum of the holes' lines at those levels; no week asks more than 100 lines or 6 exercises
-check_that "INSTRUCTOR.md has its table of what a week asks ($(wc -l <"$tmp/weeks") weeks)" test "$(wc -l <"$tmp/weeks")" -ge 12
-while IFS=$'\t' read -r week write guided exercises extra lines; do
+# what a week asks, from the handouts: the core's weeks, then the projects' of the last two;
+# every step handed out once, at the level the table says, the core's in its weeks in the
+# course's order and the advanced track's in its projects; every exercise of the stages'
+# READMEs in one week; the lines the tables give are the sum of the holes' lines at those
+# levels; no week hands out more than 3 steps or asks more than 85 lines or 6 exercises
+weeks=$(wc -l <"$tmp/weeks")
+check_that "INSTRUCTOR.md's weeks are numbered 1 to $weeks ($(cut -f1 "$tmp/weeks" | paste -sd' ' -))" \
+    test "$(cut -f1 "$tmp/weeks" | paste -sd' ' -)" = "$(seq 1 "$weeks" | paste -sd' ' -)"
+check_that "the core's weeks and the project's two make twelve ($weeks + 2)" test $((weeks + 2)) -eq 12
+# week_load NAME WRITE GUIDED EXERCISES EXTRA LINES TRACK: the checks of one week's row
+week_load() {
+    local name=$1 write=$2 guided=$3 exercises=$4 extra=$5 lines=$6 track=$7 got asked count wrong
     expand_steps "$write" | sed 's/^/write\t/' >"$tmp/week-steps"
     expand_steps "$guided" | sed 's/^/guided\t/' >>"$tmp/week-steps"
-    cut -f2 "$tmp/week-steps" >>"$tmp/all-steps"
+    cut -f2 "$tmp/week-steps" | tee -a "$tmp/all-steps" >"$tmp/week-ids"
+    count=$(wc -l <"$tmp/week-ids")
+    # a project's further steps (for the students who finish) are handed out in no week
+    [[ $name == *", week further" ]] || check_that "$name hands out at most 3 steps ($count)" test "$count" -le 3
+    wrong=$(while read -r id; do [ "$(step_field "$id" 4)" = "$track" ] || echo "$id"; done <"$tmp/week-ids" | paste -sd' ' -)
+    check_that "$name hands out steps of the $track track alone (not: $wrong)" test -z "$wrong"
     got=$(awk -F'\t' 'NR == FNR { want[$1 "\t" $2] = 1; next } ($1 "\t" $2) in want { s += $4 } END { print s + 0 }' \
           "$tmp/week-steps" "$sizes")
-    check_that "week $week: $lines lines to write in INSTRUCTOR.md, $got in its handouts" test "$lines" = "$got"
-    check_that "week $week asks at most 100 lines ($got)" test "$got" -le 100
+    check_that "$name: $lines lines to write in INSTRUCTOR.md, $got in its handouts" test "$lines" = "$got"
+    check_that "$name asks at most 85 lines ($got)" test "$got" -le 85
     asked=$(expand_exercises "$exercises" | tee -a "$tmp/all-exercises" | wc -l)
     expand_exercises "$extra" >>"$tmp/all-exercises"
-    check_that "week $week asks at most 6 exercises ($asked)" test "$asked" -le 6
+    check_that "$name asks at most 6 exercises ($asked)" test "$asked" -le 6
+}
+: >"$tmp/all-steps"
+while IFS=$'\t' read -r week write guided exercises extra lines; do
+    week_load "week $week" "$write" "$guided" "$exercises" "$extra" "$lines" core
 done <"$tmp/weeks"
+# the core's weeks in the course's order: their steps, read week by week, are steps.txt's
+step_ids | while read -r id; do [ "$(step_field "$id" 4)" = core ] && echo "$id"; done >"$tmp/core-ids"
+check_that "the weeks hand out every core step once, in the course's order ($(paste -sd' ' "$tmp/all-steps" | cut -c1-80) ...)" \
+    cmp -s "$tmp/core-ids" "$tmp/all-steps"
+check_that "INSTRUCTOR.md has the projects' weeks ($(wc -l <"$tmp/projects") rows)" test "$(wc -l <"$tmp/projects")" -ge 3
+cp "$tmp/all-steps" "$tmp/core-handed"
+while IFS=$'\t' read -r project week write guided exercises extra lines; do
+    case $week in 11 | 12 | further) ;; *) fail "project $project: week '$week' is neither 11, 12 nor further" ;; esac
+    before=$(wc -l <"$tmp/all-steps")
+    week_load "project $project, week $week" "$write" "$guided" "$exercises" "$extra" "$lines" advanced
+    tail -n +$((before + 1)) "$tmp/all-steps" | sed "s/^/$project\t/" >>"$tmp/project-steps"
+done <"$tmp/projects"
+for project in $(cut -f1 "$tmp/projects" | uniq); do
+    check_that "project $project hands out its steps in the course's order" \
+        cmp -s <(awk -F'\t' -v p="$project" '$1 == p { print $2 }' "$tmp/project-steps") \
+               <(step_ids | grep -Fx -f <(awk -F'\t' -v p="$project" '$1 == p { print $2 }' "$tmp/project-steps"))
+done
 check_that "every step is handed out in exactly one week ($(sort "$tmp/all-steps" | uniq -d | paste -sd' ' -) twice; $(step_ids | sort | comm -23 - <(sort -u "$tmp/all-steps") | paste -sd' ' -) never)" \
     cmp -s <(step_ids | sort) <(sort "$tmp/all-steps")
 for readme in [0-9][0-9]_*/README.md; do

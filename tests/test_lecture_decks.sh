@@ -146,5 +146,26 @@ check_that "... and its lecture deck has none of them, and TODO(lab pass) twice"
     eval 'test ! -s "$tmp/made.after" && test "$(grep -c "TODO(lab pass)" "$tmp/made.lecture.md")" -eq 2 &&
           grep -q "^+ *\/\* TODO(lab pass)" "$tmp/made.lecture.md"'
 
+# a week of INSTRUCTOR.md's schedule is one 50-minute lecture: the decks its row names (two
+# short ones may share a week) are 30 slides together; every deck is a week's or a project's
+awk -F'|' '/^## A schedule/ { on = 1 } /^## What each stage should teach/ { on = 0 }
+           on && /^[|] [0-9]/ { n = split($3, w, "`"); decks = ""
+               for (i = 2; i <= n; i += 2) if (w[i] ~ /^[0-9][0-9]_.*[.]md$/) decks = decks " " w[i]
+               gsub(/^ +| +$/, "", $2); if (decks != "") print $2 "\t" substr(decks, 2) }' INSTRUCTOR.md >"$tmp/week-decks"
+check_that "INSTRUCTOR.md's schedule names the decks of its weeks ($(wc -l <"$tmp/week-decks") rows)" \
+    test "$(wc -l <"$tmp/week-decks")" -ge 12
+while IFS=$'\t' read -r week names; do
+    total=0
+    for d in $names; do
+        check_that "week $week: its deck slides/$d exists" test -f "slides/$d"
+        [ -f "slides/$d" ] && total=$((total + $(slides_in "slides/$d")))
+    done
+    check_that "week $week: its lecture ($names) is at most 30 slides ($total)" test "$total" -le 30
+done <"$tmp/week-decks"
+for deck in "${decks[@]}"; do
+    times=$(cut -f2 "$tmp/week-decks" | tr ' ' '\n' | grep -cx "$(basename "$deck")")
+    check_that "$deck is the lecture of exactly one week or project of the schedule ($times)" test "$times" -eq 1
+done
+
 echo "test_lecture_decks: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]
