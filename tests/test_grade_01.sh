@@ -73,6 +73,24 @@ rc=$?
 check_that "a correct but slower file passes every check and loses speed points ($slow)" graded "$rc" 1 \
     '^GRADE step=01 level=write correctness=([0-9]+)/\1 speed=([2-9]|1\.[5-9])[0-9.]* score=[0-9]{1,2}/100$' "$slow"
 echo "  a slower file: $slow"
+# where the step's lesson is speed (a line of races.txt: its band and the ratio that earns
+# nothing), the same file scores 40: 40 points for correctness, none of speed's 60 - and the
+# course's own file still 100
+# (the band this test races with, 2, as the race's own: GRADE_BAND would stand for it)
+printf '01\tuniform\t2\t4\tthe grader'"'"'s test: a lesson of speed\n' >"$tmp/races.txt"
+lesson=$(env -u GRADE_BAND GRADE_RACES=$tmp/races.txt tools/grade.sh 01 "$tmp/radix_sort.c" 2>/dev/null)
+rc=$?
+check_that "with a race of its own (races.txt), the slower file scores 40 ($lesson)" graded "$rc" 1 \
+    '^GRADE step=01 level=write correctness=([0-9]+)/\1 speed=([2-9]|1\.[5-9])[0-9.]* score=40/100$' "$lesson"
+own=$(env -u GRADE_BAND GRADE_RACES=$tmp/races.txt tools/grade.sh 01 "$ref" 2>/dev/null)
+rc=$?
+check_that "... and the course's file 100 ($own)" graded "$rc" 0 \
+    '^GRADE step=01 level=write correctness=([0-9]+)/\1 speed=[0-9.]+ score=100/100$' "$own"
+printf '01\tuniform\t1.25\t1.1\tbad\n' >"$tmp/races.txt"
+env -u GRADE_BAND GRADE_RACES=$tmp/races.txt tools/grade.sh 01 "$ref" >/dev/null 2>"$tmp/err"
+rc=$?
+check_that "a race whose zero is not above its band is refused, exit 2 ($(cat "$tmp/err"))" \
+    bash -c "[ $rc -eq 2 ] && grep -q 'must be above the band' '$tmp/err'"
 # a scan that never ends: the first group that sorts times out, and the next; after two in
 # a row the rest are given up (GRADE_STRIKES), and the grade names the first
 awk '{ print } /LAB BEGIN scan/ { print "    for (volatile int spin = 1; spin;) {}" }' "$ref" >"$tmp/radix_sort.c"

@@ -2,17 +2,17 @@
 # test_grade_gpu.sh - the lab kit on every GPU step (02.1 onwards; stage 08's where there
 # are 2 GPUs, the others named as not graded), at both levels of its
 # handout: the grader gives the handout's stubbed files 0/100 (exit 1) and the course's files
-# 100/100 (exit 0); and where a step's lesson is speed (races.txt: 07.6), a correct file
-# without the lesson - 07.6 without its crowding sum - less than 100.  Needs a CUDA GPU;
-# without one it says so and exits 77 (skipped).
+# 100/100 (exit 0); and where a step's lesson is speed (races.txt), a correct file without
+# the lesson at most 60/100: the step before's file in the step's place, and 07.6 without its
+# crowding sum.  Needs a CUDA GPU; without one it says so and exits 77 (skipped).
 #   GRADE_TEST_STEPS   the steps (default: 04 and 07.6 in make test's quick run; with
 #                      TEST_FULL=1, make test FULL=1, every step but 01, whose grading
 #                      tests/test_grade_01.sh checks on any machine)
 #   GRADE_TEST_LEVELS  the levels (default: write and guided)
 #   GRADE_TEST_JOBS    how many steps are graded at once (default: one for 4 cores)
 # The grades run the test programs' short runs (GRADE_SMALL=1) and race on GRADE_N=4194305
-# keys (07.6's slow file on 2^24+1, where its race is measured): the grader's logic is the
-# same as at the defaults, in minutes.
+# keys (the files without their lessons on 2^24+1, where races.txt's ratios are measured):
+# the grader's logic is the same as at the defaults, in minutes.
 set -u
 cd "$(dirname "$0")/.."
 . tools/steps-lib.sh # step_ids, step_field
@@ -71,10 +71,25 @@ grade_step() {
             >"$tmp/${f##*/}"
         slow=$(GRADE_N=16777217 LEVEL=$level tools/grade.sh 07.6 "$tmp/${f##*/}" 2>"$h.slow.err")
         rc=$?
-        check "07.6 without its crowding sum passes every check and scores less than 100 ($slow)" graded "$rc" 1 \
-            '^GRADE step=07.6 level=write correctness=([0-9]+)/\1 speed=(1\.[1-9]|[2-9]\.)[0-9.]* score=[0-9]{1,2}/100$' "$slow"
+        check "07.6 without its crowding sum passes every check and scores at most 60 ($slow)" graded "$rc" 1 \
+            '^GRADE step=07.6 level=write correctness=([0-9]+)/\1 speed=(1\.[1-9]|[2-9]\.)[0-9.]* score=([0-5]?[0-9]|60)/100$' "$slow"
         echo "  07.6 without its crowding sum: $slow"
         sed -n 's/^make grade: RACE/    RACE/p' "$h.slow.err"
+    fi
+    local before
+    before=$(steps | awk -F'\t' -v id="$id" '($1 "") == (id "") { print prev; exit } { prev = $2 }')
+    if [ "$level" = write ] && grep -q "^$id	" races.txt && [ "${before%%/*}" = "$(dirname "$(step_field "$id" 2)")" ]; then
+        # a speed lesson: the step before's file in the step's place is a file without the
+        # lesson (correct, or not built where the step's test program asks for the lesson's
+        # own functions): at most 60 either way
+        mkdir -p "$tmp/before-$id"
+        cp "$before" "$tmp/before-$id/$(basename "$(step_field "$id" 2)")"
+        slow=$(GRADE_N=16777217 LEVEL=$level tools/grade.sh "$id" "$tmp/before-$id/$(basename "$(step_field "$id" 2)")" 2>"$h.before.err")
+        rc=$?
+        check "step $id: the step before's file in its place scores at most 60 ($slow)" graded "$rc" 1 \
+            "^GRADE step=$id level=write .* score=([0-5]?[0-9]|60)/100( \\(.*\\))?$" "$slow"
+        echo "  $id with the step before's file: $slow"
+        sed -n 's/^make grade: RACE/    RACE/p' "$h.before.err"
     fi
 }
 

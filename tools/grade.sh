@@ -22,14 +22,16 @@
 # same process: 15 runs each, in turn, the ratio of their fastest student / course - a ratio, so that
 # the band holds on any GPU or CPU.  Two races, on GRADE_N uniform keys and on GRADE_N `and4`
 # keys (a bit set one time in 16: crowded digits, contended counters, passes to skip), and the
-# slower ratio counts; stage 06 races on its problem.  A step whose lesson is speed names its
-# race in races.txt (the keys, and a band of its own): 07.6's crowding sum shows on and4 keys.
-# No ratio where the outputs differ.
+# slower ratio counts; stage 06 races on its problem.  No ratio where the outputs differ.
 #
 # Score out of 100: 70 for correctness (in proportion), 30 for speed - all of it within the
-# band (GRADE_BAND, default 1.25, or the step's in races.txt) times the course's time, none at
-# twice the band or slower, in proportion between, and none unless every hole's check passed
-# and no other broke.  The last line:
+# band (GRADE_BAND, default 1.25) times the course's time, none at twice the band or slower,
+# in proportion between, and none unless every hole's check passed and no other broke.  A step
+# whose lesson is speed (a correct file without it passes every check) names its race in
+# races.txt: the keys, its band, and the ratio from which it earns nothing, below what a file
+# without the lesson measured; such a step gives 40 for correctness and 60 for speed, so that
+# a correct file without its lesson scores 40 (07.6's crowding sum shows on and4 keys).  The
+# last line:
 #   GRADE step=07.3 level=write correctness=344/344 speed=1.01 score=100/100
 # and where a case failed, the first one: "(first failing case: group 12 'bits=8 ...': ...)".
 # Exit 0 for full marks, 1 otherwise (a failed build scores 0, and the line says why), 2 for
@@ -114,14 +116,20 @@ if [ ! -d "$work" ] && [ -z "$(own_file "${work##*/}")" ]; then
         exit 2
     }
 fi
-# the race's keys and band: the step's own (races.txt), else the defaults
-race_line=$(grep -v '^#' races.txt 2>/dev/null | awk -F'\t' -v id="$id" '($1 "") == (id "")') # as strings: 07.2 is not 07.20
+# the race's keys, band and zero (the ratio that earns nothing) and the points for speed: the
+# step's own (races.txt, GRADE_RACES for the grader's tests), else the defaults
+race_line=$(grep -v '^#' "${GRADE_RACES:-races.txt}" 2>/dev/null | awk -F'\t' -v id="$id" '($1 "") == (id "")') # as strings: 07.2 is not 07.20
 band=${GRADE_BAND:-$(cut -f3 <<<"$race_line")}
 band=${band:-1.25}
+zero=$(cut -f4 <<<"$race_line")
+speed_max=60
+[ -n "$zero" ] && [ -z "${GRADE_BAND:-}" ] || { zero=$(awk -v b="$band" 'BEGIN { print 2 * b }'); speed_max=30; }
 dists=${GRADE_DISTS:-$(cut -f2 <<<"$race_line")}
 dists=${dists:-uniform and4}
 awk -v b="$band" 'BEGIN { exit !(b >= 1) }' ||
     { echo "make grade: GRADE_BAND=$band: a ratio of at least 1 (1.25: within 25% of the reference)" >&2; exit 2; }
+awk -v b="$band" -v z="$zero" 'BEGIN { exit !(z > b) }' ||
+    { echo "make grade: races.txt, step $id: the ratio that earns nothing ($zero) must be above the band ($band)" >&2; exit 2; }
 
 grade() { # CHECKS SPEED SCORE [WHY]
     echo "GRADE step=$id level=$level correctness=$1 speed=$2 score=$3/100${4:+ ($4)}"
@@ -329,13 +337,14 @@ elif [ "$(grep -c ' same_output=1$' <<<"$race_lines")" -ne "$(grep -c . <<<"$rac
 else
     speed=$(sed -nE 's/.* ratio=([0-9.]+) .*/\1/p' <<<"$race_lines" |
         awk 'NR == 1 || $1 > worst { worst = $1 } END { printf "%.2f", worst }')
-    speed_points=$(awk -v x="$speed" -v b="$band" \
-        'BEGIN { p = x <= b ? 30 : (x >= 2 * b ? 0 : 30 * (2 * b - x) / b); printf "%d", p }')
+    speed_points=$(awk -v x="$speed" -v b="$band" -v z="$zero" -v m="$speed_max" \
+        'BEGIN { p = x <= b ? m : (x >= z ? 0 : m * (z - x) / (z - b)); printf "%d", p }')
 fi
 [ "$net" -eq "$holes" ] && [ "$broken" -eq 0 ] || speed_points=0
-score=$(awk -v p="$net" -v r="$holes" -v sp="$speed_points" 'BEGIN { printf "%d", int(70 * p / r) + sp }')
+score=$(awk -v p="$net" -v r="$holes" -v sp="$speed_points" -v m="$speed_max" \
+    'BEGIN { printf "%d", int((100 - m) * p / r) + sp }')
 [ -z "$race_lines" ] || sed '/^$/d; s/^/make grade: /' <<<"$race_lines" >&2
-echo "make grade: band ${band}x, races on: $dists" >&2
+echo "make grade: band ${band}x, nothing from ${zero}x, $speed_max points for speed, races on: $dists" >&2
 why=""
 [ "$crashed" -eq 0 ] || why="crashed in $crashed of $groups groups"
 [ "$first" = "-" ] || why="${why:+$why; }first failing case: $first"
