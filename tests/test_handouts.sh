@@ -14,7 +14,8 @@
 #     declarations of thread and block indices, declarations with no value, a constant one
 #     under a short name (sum = 0) or one computed from other variables alone (bins = mask +
 #     1), lines under 16 characters;
-#   - it is a working repository: `make steps` and `make diff` run in it;
+#   - it is a working repository: `make steps` and `make diff` run in it, and `make` has a
+#     rule for everything it builds (a dry run);
 #   - every step has a hole at the write level (its lesson), and the write level's holes are
 #     the lesson's core: their median is 15 lines of the course's code or more.  The sizes
 #     are printed, and INSTRUCTOR.md's table of the write level's holes must be theirs.
@@ -134,6 +135,11 @@ check_step() {
     else (cd "$h" && tools/diff.sh "$first" "$id"); [ $? -le 1 ]; fi >/dev/null 2>"$t.diff"
     check_that "step $id ($level): make diff FROM=$first TO=$id works in the handout ($(head -c 200 "$t.diff"))" \
         test $? -eq 0
+    # `make` has a rule for everything it would build (a dry run: a file the handout leaves
+    # out, that a rule still asks for, stops it)
+    local dry=0
+    (cd "$h" && make -n all) >/dev/null 2>"$t.dry" || dry=$?
+    check_that "step $id ($level): make would build the handout ($(grep -m1 -i 'no rule\|error' "$t.dry"))" test "$dry" -eq 0
     case $file in
     */v[0-9]*_*.cu)
         k=$(file_step_number "$file")
