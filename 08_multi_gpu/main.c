@@ -313,20 +313,48 @@ static int timed_runs(mg_world *w, const mg_step *s, const options *o, const uin
     return 0;
 }
 
-/* The library composition (MG_COMPOSITION) on the same input, timed as the step is and
- * checked as its parts are (they are not the exact shares).  Returns 0 with its medians
- * in *m; 1 where it ran and its parts are wrong, -1 where it could not run; one line in
- * why for either. */
+/* The library composition's forms (composition.cu): how its runs cross between GPUs. */
+enum { COMP_FORMS = 3 };
+static const mg_step *const comp_step[COMP_FORMS] = {&MG_COMPOSITION, &MG_COMPOSITION_ALIGNED,
+                                                     &MG_COMPOSITION_PEER};
+static const char *const comp_form[COMP_FORMS] = {"nccl", "aligned", "peer"};
+
+typedef struct {
+    int status[COMP_FORMS];     /* 0: ran, parts right; 1: ran, parts wrong; -1: could not run */
+    mg_times times[COMP_FORMS]; /* the medians of each form that ran */
+    char why[COMP_FORMS][256];  /* where a form did not run or was wrong, why */
+    int best;                   /* the fastest form that ran right (the baseline), or -1 */
+} comp_result;
+
+/* Each form of the library composition on the same input, timed as the step is and
+ * checked as its parts are (they are not the exact shares).  Returns 0 where a form ran
+ * right (the fastest is r->best), 1 where a form ran and its parts are wrong (why: its
+ * line), -1 where none could run (why: the first form's line). */
 static int run_composition(mg_world *w, const options *o, const uint32_t *host_input,
-                           uint64_t input_hash, mg_times *m, char *why, size_t whylen)
+                           uint64_t input_hash, comp_result *r, char *why, size_t whylen)
 {
-    int status = 0;
-    if (timed_runs(w, &MG_COMPOSITION, o, host_input, 1, m, why, whylen))
-        status = -1;
-    else if (check_parts(w, o->n, input_hash, 0, why, whylen))
-        status = 1;
+    int wrong = -1;
+    r->best = -1;
+    for (int f = 0; f < COMP_FORMS; f++) {
+        r->status[f] = 0;
+        r->why[f][0] = 0;
+        if (timed_runs(w, comp_step[f], o, host_input, 1, &r->times[f], r->why[f], sizeof r->why[f]))
+            r->status[f] = -1;
+        else if (check_parts(w, o->n, input_hash, 0, r->why[f], sizeof r->why[f]))
+            r->status[f] = 1, wrong = wrong < 0 ? f : wrong;
+        else if (r->best < 0 || r->times[f].total < r->times[r->best].total)
+            r->best = f;
+    }
     mg_composition_free(w);
-    return status;
+    if (wrong >= 0) {
+        snprintf(why, whylen, "its %s form: %s", comp_form[wrong], r->why[wrong]);
+        return 1;
+    }
+    if (r->best < 0) {
+        snprintf(why, whylen, "%s", r->why[0]);
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- main -------------------------------------------------------------------------------- */
@@ -458,7 +486,7 @@ int main(int argc, char **argv)
 
     /* the library composition on the same keys, in the same process, checked alike; it
      * runs after the step's checks, which read the step's parts */
-    mg_times comp = {0};
+    comp_result comps = {0};
     char comp_why[512] = "";
     int comp_status = -1;
     if (o.no_composition)
@@ -466,7 +494,8 @@ int main(int argc, char **argv)
     else if (w.nranks == 1)
         snprintf(comp_why, sizeof comp_why, "one GPU: CUB's sort is the baseline");
     else
-        comp_status = run_composition(&w, &o, host_input, input_hash, &comp, comp_why, sizeof comp_why);
+        comp_status = run_composition(&w, &o, host_input, input_hash, &comps, comp_why, sizeof comp_why);
+    const mg_times comp = comp_status == 0 ? comps.times[comps.best] : (mg_times){0};
     if (comp_status == 1 && !bad) /* a wrong baseline is a failed run, as a wrong sort is */
         bad = 1, snprintf(msg, sizeof msg, "the library composition: %s", comp_why);
 
@@ -488,10 +517,16 @@ int main(int argc, char **argv)
                e_ms > 0 ? moved / w.nranks / (e_ms / 1000.0) : 0.0);
         printf("  local sort           %9.3f   onesweep on each GPU's part\n", l_ms);
         printf("  sort                 %9.3f   %.2f Gkeys/s\n", sort_ms, o.n / (sort_ms / 1000.0) / 1e9);
-        if (comp_status == 0)
-            printf("  composition          %9.3f   CUB partition, NCCL, CUB sort: this sort takes %.2fx its time\n",
-                   comp.total, sort_ms / comp.total);
-        else
+        if (comp_status == 0) {
+            printf("  composition          %9.3f   CUB partition, runs across, CUB sort, its fastest form (%s): "
+                   "this sort takes %.2fx its time\n", comp.total, comp_form[comps.best], sort_ms / comp.total);
+            for (int f = 0; f < COMP_FORMS; f++)
+                if (comps.status[f] == 0)
+                    printf("    its %-8s form  %9.3f   exchange %.3f ms\n", comp_form[f], comps.times[f].total,
+                           comps.times[f].exchange);
+                else
+                    printf("    its %-8s form  not run: %s\n", comp_form[f], comps.why[f]);
+        } else
             printf("  composition          not run: %s\n", comp_why);
         if (cub_why)
             printf("  CUB, one GPU         not run: %s\n", cub_why);
@@ -507,12 +542,18 @@ int main(int argc, char **argv)
             snprintf(cub_field, sizeof cub_field, "cub_ms=%.3f vs_cub=%.2f cub_call=%s", cub.ms,
                      sort_ms / cub.ms, cub_call_name(&cub));
         size_t at = strlen(cub_field);
-        if (comp_status == 0)
-            snprintf(cub_field + at, sizeof cub_field - at,
-                     " comp_ms=%.3f vs_comp=%.2f comp_partition_ms=%.3f comp_exchange_ms=%.3f "
-                     "comp_local_sort_ms=%.3f",
-                     comp.total, sort_ms / comp.total, comp.partition, comp.exchange, comp.local_sort);
-        else
+        if (comp_status == 0) {
+            at += snprintf(cub_field + at, sizeof cub_field - at,
+                           " comp_ms=%.3f vs_comp=%.2f comp_form=%s comp_partition_ms=%.3f comp_exchange_ms=%.3f "
+                           "comp_local_sort_ms=%.3f",
+                           comp.total, sort_ms / comp.total, comp_form[comps.best], comp.partition,
+                           comp.exchange, comp.local_sort);
+            for (int f = 0; f < COMP_FORMS; f++)
+                at += comps.status[f] == 0
+                          ? snprintf(cub_field + at, sizeof cub_field - at, " comp_%s_ms=%.3f", comp_form[f],
+                                     comps.times[f].total)
+                          : snprintf(cub_field + at, sizeof cub_field - at, " comp_%s_ms=NA", comp_form[f]);
+        } else
             snprintf(cub_field + at, sizeof cub_field - at, " comp_ms=NA vs_comp=NA");
         const mg_times medians = {sort_ms, c_ms, p_ms, s_ms, e_ms, l_ms, moved};
         print_result(&o, o.n, w.nranks, w.mpi, &medians, cub_field, bad, name);

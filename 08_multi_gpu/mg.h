@@ -161,13 +161,18 @@ extern const int MG_STEP_COUNT;
 /* ---- the library composition (composition.cu): the baseline across GPUs ------------- */
 
 /* The same sort made of library calls only: CUB partitions each GPU's keys by the top 8
- * bits, NCCL all-gathers the digits' counts and moves each digit whole to one GPU (08.1's
- * owners), CUB sorts what arrived.  CUB's
- * fastest call both times (int64_t count). */
+ * bits, NCCL all-gathers the digits' counts and each digit moves whole to one GPU (08.1's
+ * owners), CUB sorts what arrived.  CUB's fastest call both times (int64_t count).  The
+ * runs move in three forms: by NCCL from where they start (mg_composition_sort); by NCCL
+ * from the 16-byte boundary below each run, landing on one, the extra keys made zeros
+ * that sort first and are dropped (_aligned_); by cudaMemcpyPeerAsync on the copy engines,
+ * where one process drives every GPU (_peer_; else -1, with why in err). */
 int mg_composition_sort(mg_world *w, mg_times *t, char *err, size_t errlen);
+int mg_composition_aligned_sort(mg_world *w, mg_times *t, char *err, size_t errlen);
+int mg_composition_peer_sort(mg_world *w, mg_times *t, char *err, size_t errlen);
 /* Frees the composition's CUB scratch on the world's GPUs. */
 void mg_composition_free(mg_world *w);
-extern const mg_step MG_COMPOSITION;
+extern const mg_step MG_COMPOSITION, MG_COMPOSITION_ALIGNED, MG_COMPOSITION_PEER;
 
 #ifdef __cplusplus
 }

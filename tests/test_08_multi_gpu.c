@@ -112,25 +112,33 @@ static void check_one_sort(mg_world *w, const mg_step *s, size_t n, key_dist dis
 #define FORCED_CHUNK_KEYS 16384
 #define FORCED_WIDE_KEYS 300000
 
-/* A group: step s (the composition where s is 0) on the world's GPUs, one distribution,
- * every size. */
+/* The library composition's forms (composition.cu): its runs by NCCL from where they
+ * start, by NCCL aligned, by the copy engines. */
+static const mg_step *const compositions[] = {&MG_COMPOSITION, &MG_COMPOSITION_ALIGNED,
+                                              &MG_COMPOSITION_PEER};
+enum { COMPOSITION_FORMS = 3 };
+
+/* A group: step s on the world's GPUs (where s <= 0, the composition's form -s), one
+ * distribution, every size. */
 static void sort_battery(mg_world *w, int step, key_dist dist)
 {
-    char name[128];
-    if (step)
+    char name[192];
+    const mg_step *s = step > 0 ? &MG_STEPS[step - 1] : compositions[-step];
+    if (step > 0)
         snprintf(name, sizeof name, "step 08.%d, %d GPUs, %s", step, w->nranks, dist_name(dist));
     else
-        snprintf(name, sizeof name, "the library composition, %d GPUs, %s", w->nranks, dist_name(dist));
+        snprintf(name, sizeof name, "%s, %d GPUs, %s", *s->name, w->nranks, dist_name(dist));
     if (!test_group(name))
         return;
-    const mg_step *s = step ? &MG_STEPS[step - 1] : &MG_COMPOSITION;
+    if (s == &MG_COMPOSITION_PEER && w->mpi)
+        return; /* the copy engines' form needs one process that drives every GPU */
     const size_t small[] = {1, 3, 1000, 8193}, normal[] = {1, 3, 1000, 8193, 1048579},
                  full[] = {1, 3, 1000, 8193, 1048579, 16777217};
     const size_t *ns = test_small ? small : test_full ? full : normal;
     int count = test_small ? 4 : test_full ? 6 : 5;
     for (int i = 0; i < count; i++)
         check_one_sort(w, s, ns[i], dist);
-    if (!step)
+    if (step <= 0)
         mg_composition_free(w);
 }
 
@@ -254,7 +262,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "test_08_multi_gpu: %s\n", err);
             return 3;
         }
-        for (int step = 0; step <= MG_STEP_COUNT; step++) /* 0: the composition */
+        for (int step = 1 - COMPOSITION_FORMS; step <= MG_STEP_COUNT; step++) /* <= 0: the composition */
             for (int d = 0; d < DIST_COUNT; d++)
                 sort_battery(&w, step, (key_dist)d);
         for (int step = 1; step <= MG_STEP_COUNT; step++)

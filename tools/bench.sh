@@ -351,7 +351,7 @@ for set in "${sets[@]+"${sets[@]}"}"; do
         begin "$out_dir-x$all/multi08.csv"
         cols="date stage step n dist seed gpus mpi runs sort_ms count_ms partition_ms split_ms exchange_ms"
         cols="$cols local_sort_ms moved_gb cub_ms vs_cub cub_call comp_ms vs_comp comp_partition_ms"
-        cols="$cols comp_exchange_ms comp_local_sort_ms check gpu args"
+        cols="$cols comp_exchange_ms comp_local_sort_ms comp_form comp_nccl_ms comp_aligned_ms comp_peer_ms check gpu args"
         for g in $(printf '%s\n' 1 2 "$all" | sort -nu); do
             [ "$g" -le "$all" ] || continue
             for n in 268435456 1073741824 2147483648; do
