@@ -33,6 +33,7 @@
 
 #include "cuda_check.h"
 #include "gpu.h"
+#include "options.h"
 #include "timer.h"
 
 #define MAX_GPUS 8
@@ -72,26 +73,23 @@ static void usage(FILE *f)
 }
 
 /* the value of option argv[*i] (--opt VALUE or --opt=VALUE), as a whole number in [lo, hi] */
-static int number_arg(int argc, char **argv, int *i, const char *name, unsigned long long lo,
-                      unsigned long long hi, unsigned long long *value)
+/* The value of option `name` at argv[*i] (--name value or --name=value), a whole number
+ * from lo to hi (options.h's parsers, as every program of the course reads them).  0, or
+ * -1 after one line on stderr. */
+static int number_arg(int argc, char **argv, int *i, const char *name, uint64_t lo, uint64_t hi,
+                      uint64_t *value)
 {
-    const char *text, *eq = strchr(argv[*i], '=');
-    if (eq)
-        text = eq + 1;
-    else if (*i + 1 < argc)
-        text = argv[++*i];
-    else {
+    const char *text = NULL;
+    option_with_value(argc, argv, i, name, &text);
+    if (!text) {
         fprintf(stderr, "nccl_alltoall: error: %s needs a value\n", name);
         return -1;
     }
-    char *end;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (*text == '\0' || *text == '-' || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "nccl_alltoall: error: %s %s: a whole number from %llu to %llu\n", name,
-                text, lo, hi);
+    if (parse_number(text, lo, hi, value)) {
+        fprintf(stderr, "nccl_alltoall: error: %s %s: a whole number from %llu to %llu\n", name, text,
+                (unsigned long long)lo, (unsigned long long)hi);
         return -1;
     }
-    *value = v;
     return 0;
 }
 
@@ -114,7 +112,7 @@ static int parse(int argc, char **argv, options *o)
     o->shift = 0;
     o->pad = 0;
     for (int i = 1; i < argc; i++) {
-        unsigned long long v;
+        uint64_t v;
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
