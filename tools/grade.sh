@@ -42,7 +42,8 @@
 # that needs Hopper, steps.txt, below 9.0).
 #   GRADE_N (keys, default 16777217; stage 06: GRADE_Q queries, default 1000, of its
 #   1,000,000 references), GRADE_DISTS (the races' key distributions, default "uniform and4",
-#   or the step's in races.txt), GRADE_BAND, GRADE_TIMEOUT (seconds one run of a program may
+#   or the step's in races.txt), GRADE_BAND (given, every step's band, races.txt's too: none at
+#   twice it, 30 points for speed), GRADE_TIMEOUT (seconds one run of a program may
 #   take, default 300, as make test's), GRADE_GROUP_TIMEOUT (seconds one group of checks may
 #   take, default 60: a look-back that spins), GRADE_STRIKES (groups lost in a row before the
 #   rest are given up, default 3), GRADE_SMALL (1: the test programs' short run, --small, for
