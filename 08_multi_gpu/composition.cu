@@ -37,8 +37,7 @@ typedef enum { FORM_NCCL, FORM_ALIGNED, FORM_PEER } exchange_form;
 static void *cub_scratch[MG_MAX_GPUS];
 static size_t cub_scratch_bytes[MG_MAX_GPUS];
 
-/* The aligned form: the zeros in front of each local part's landed keys, dropped after
- * its sort. */
+/* The aligned form: the zeros in front of each rank's landed keys, dropped after its sort. */
 static size_t fillers[MG_MAX_GPUS];
 
 /* Sorts p's n keys by bits [begin, end), from p->sorted, with CUB on the legacy
@@ -69,11 +68,10 @@ static void cub_partition(mg_part *p, void *arg)
 
 static void cub_sort_part(mg_part *p, void *arg)
 {
-    int local = (int)(p - ((mg_world *)arg)->part);
-    cub_sort(p, local, p->n_out, 0, 32);
-    p->sorted += fillers[local]; /* the zeros sorted first: the part starts after them */
-    p->n_out -= fillers[local];
-    fillers[local] = 0;
+    cub_sort(p, (int)(p - ((mg_world *)arg)->part), p->n_out, 0, 32);
+    p->sorted += fillers[p->rank]; /* the zeros sorted first: the part starts after them */
+    p->n_out -= fillers[p->rank];
+    fillers[p->rank] = 0;
 }
 
 /* Where each top digit's run starts in p's partitioned keys, and the end: 257 counts of
@@ -227,8 +225,7 @@ static void send_and_receive_aligned(mg_part *p, void *arg)
  * gap before each run and its lead keys. */
 static void zero_the_extra_keys(mg_part *p, void *arg)
 {
-    const plan *x = (const plan *)((void **)arg)[0];
-    mg_world *w = (mg_world *)((void **)arg)[1];
+    const plan *x = (const plan *)arg;
     size_t end = 0, zeros = 0;
     for (int src = 0; src < x->gpus; src++) {
         if (!x->keys[src][p->rank])
@@ -241,7 +238,7 @@ static void zero_the_extra_keys(mg_part *p, void *arg)
         zeros += first_key - end;
         end = first_key + x->keys[src][p->rank];
     }
-    fillers[p - w->part] = zeros;
+    fillers[p->rank] = zeros;
 }
 
 /* ---- the copy engines' form --------------------------------------------------------------- */
@@ -377,8 +374,7 @@ static int composition_sort(mg_world *w, mg_times *t, exchange_form form, char *
         mg_group(w, send_and_receive, &x);
     else if (form == FORM_ALIGNED) {
         mg_group(w, send_and_receive_aligned, &x);
-        void *args[2] = {&x, w};
-        mg_each(w, zero_the_extra_keys, args);
+        mg_each(w, zero_the_extra_keys, &x);
     } else
         exchange_by_peers(w, &x);
     t->exchange = mg_phase_end(w, t0);
