@@ -18,7 +18,7 @@ enum { HIST_SECTIONED = 1, HIST_INTERLEAVED = 2, HIST_SHARED = 3 };
 __global__ void histogram_sectioned(const uint32_t *keys, size_t n, int shift, uint32_t mask,
                                     uint32_t *hist)
 {
-    /* WRITE BEGIN first_kernels: a first GPU lab: two kernels, their launch, device memory */
+    /* WRITE BEGIN first_kernels: a first GPU lab: the counting loops, their launch, device memory */
     size_t threads = (size_t)gridDim.x * blockDim.x;
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t section = (n + threads - 1) / threads;
@@ -35,7 +35,7 @@ __global__ void histogram_sectioned(const uint32_t *keys, size_t n, int shift, u
 __global__ void histogram_interleaved(const uint32_t *keys, size_t n, int shift, uint32_t mask,
                                       uint32_t *hist)
 {
-    /* WRITE BEGIN first_kernels: a first GPU lab: two kernels, their launch, device memory */
+    /* WRITE BEGIN first_kernels: a first GPU lab: the counting loops, their launch, device memory */
     /* LAB BEGIN interleaved: count keys i, i + threads, ... into hist (a warp: 32 neighbours) */
     size_t threads = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads)
@@ -53,11 +53,13 @@ __global__ void histogram_shared(const uint32_t *keys, size_t n, int shift, uint
         local[d] = 0;
     __syncthreads();
 
+    /* WRITE BEGIN first_kernels: a first GPU lab: the counting loops, their launch, device memory */
     /* LAB BEGIN private_count: count this block's keys (interleaved) into local, in shared */
     size_t threads = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads)
         atomicAdd(&local[(keys[i] >> shift) & mask], 1u);
     /* LAB END private_count */
+    /* WRITE END first_kernels */
     __syncthreads();
 
     /* LAB BEGIN private_merge: add this block's counts to hist, skipping the zeros */
@@ -86,7 +88,7 @@ static void gpu_histogram(const uint32_t *d_keys, size_t n, int shift, int width
     CUDA_CHECK(cudaMemsetAsync(d_hist, 0, ((size_t)mask + 1) * sizeof(uint32_t)));
     if (n == 0)
         return;
-    /* WRITE BEGIN first_kernels: a first GPU lab: two kernels, their launch, device memory */
+    /* WRITE BEGIN first_kernels: a first GPU lab: the counting loops, their launch, device memory */
     if (variant == HIST_SECTIONED)
         histogram_sectioned<<<grid, block>>>(d_keys, n, shift, mask, d_hist);
     else if (variant == HIST_INTERLEAVED)

@@ -126,9 +126,7 @@ static void sort_pass(sort_context *c, const uint32_t *src, uint32_t *dst, int p
     step_timer_resume(&c->timer);
 
     if (!last) { /* the next histogram needs the keys in their new order */
-        /* WRITE BEGIN first_kernels: a first GPU lab: two kernels, their launch, device memory */
         CUDA_CHECK(cudaMemcpy(c->d_keys, dst, c->n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-        /* WRITE END first_kernels */
         step_timer_mark(&c->timer, pass, STEP_TRANSFER);
     }
 }
@@ -139,7 +137,7 @@ static void context_create(sort_context *c, size_t n, const sort_options *opt, s
     c->n = n;
     c->opt = opt;
     c->rep = rep;
-    /* WRITE BEGIN first_kernels: a first GPU lab: two kernels, their launch, device memory */
+    /* WRITE BEGIN first_kernels: a first GPU lab: the counting loops, their launch, device memory */
     c->d_keys = (uint32_t *)gpu_alloc((n ? n : 1) * sizeof(uint32_t), opt->poison);
     c->d_hist = (uint32_t *)gpu_alloc(table_len(opt, n) * sizeof(uint32_t), opt->poison);
     /* WRITE END first_kernels */
@@ -149,10 +147,8 @@ static void context_create(sort_context *c, size_t n, const sort_options *opt, s
 static void context_destroy(sort_context *c)
 {
     step_timer_destroy(&c->timer);
-    /* WRITE BEGIN first_kernels: a first GPU lab: two kernels, their launch, device memory */
     gpu_free(c->d_hist);
     gpu_free(c->d_keys);
-    /* WRITE END first_kernels */
 }
 
 int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort_options *opt,
@@ -181,7 +177,7 @@ int stage_sort(const uint32_t *keys_in, uint32_t *keys_out, size_t n, const sort
     context_create(&c, n, opt, rep);
     c.h_offsets = h_offsets;
     memcpy(h_a, keys_in, n * sizeof(uint32_t));
-    /* WRITE BEGIN first_kernels: a first GPU lab: two kernels, their launch, device memory */
+    /* WRITE BEGIN first_kernels: a first GPU lab: the counting loops, their launch, device memory */
     CUDA_CHECK(cudaMemcpy(c.d_keys, h_a, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
     /* WRITE END first_kernels */
     rep->setup_ms = host_time_ms() - t0;
