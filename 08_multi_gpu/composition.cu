@@ -428,3 +428,6 @@ static const char *const composition_peer_name =
 extern "C" const mg_step MG_COMPOSITION = {&composition_name, mg_composition_sort, 0};
 extern "C" const mg_step MG_COMPOSITION_ALIGNED = {&composition_aligned_name, mg_composition_aligned_sort, 0};
 extern "C" const mg_step MG_COMPOSITION_PEER = {&composition_peer_name, mg_composition_peer_sort, 0};
+extern "C" const mg_step *const MG_COMPOSITION_FORM[MG_COMPOSITION_FORMS] = {
+    &MG_COMPOSITION, &MG_COMPOSITION_ALIGNED, &MG_COMPOSITION_PEER};
+extern "C" const char *const MG_COMPOSITION_FORM_NAME[MG_COMPOSITION_FORMS] = {"nccl", "aligned", "peer"};

@@ -313,17 +313,11 @@ static int timed_runs(mg_world *w, const mg_step *s, const options *o, const uin
     return 0;
 }
 
-/* The library composition's forms (composition.cu): how its runs cross between GPUs. */
-enum { COMP_FORMS = 3 };
-static const mg_step *const comp_step[COMP_FORMS] = {&MG_COMPOSITION, &MG_COMPOSITION_ALIGNED,
-                                                     &MG_COMPOSITION_PEER};
-static const char *const comp_form[COMP_FORMS] = {"nccl", "aligned", "peer"};
-
 typedef struct {
-    int status[COMP_FORMS];     /* 0: ran, parts right; 1: ran, parts wrong; -1: could not run */
-    mg_times times[COMP_FORMS]; /* the medians of each form that ran */
-    char why[COMP_FORMS][256];  /* where a form did not run or was wrong, why */
-    int best;                   /* the fastest form that ran right (the baseline), or -1 */
+    int status[MG_COMPOSITION_FORMS];     /* 0: ran, parts right; 1: ran, wrong; -1: did not run */
+    mg_times times[MG_COMPOSITION_FORMS]; /* the medians of each form that ran */
+    char why[MG_COMPOSITION_FORMS][256];  /* where a form did not run or was wrong, why */
+    int best;                             /* the fastest form that ran right (the baseline), or -1 */
 } comp_result;
 
 /* Each form of the library composition on the same input, timed as the step is and
@@ -335,10 +329,11 @@ static int run_composition(mg_world *w, const options *o, const uint32_t *host_i
 {
     int wrong = -1;
     r->best = -1;
-    for (int f = 0; f < COMP_FORMS; f++) {
+    for (int f = 0; f < MG_COMPOSITION_FORMS; f++) {
         r->status[f] = 0;
         r->why[f][0] = 0;
-        if (timed_runs(w, comp_step[f], o, host_input, 1, &r->times[f], r->why[f], sizeof r->why[f]))
+        if (timed_runs(w, MG_COMPOSITION_FORM[f], o, host_input, 1, &r->times[f], r->why[f],
+                       sizeof r->why[f]))
             r->status[f] = -1;
         else if (check_parts(w, o->n, input_hash, 0, r->why[f], sizeof r->why[f]))
             r->status[f] = 1, wrong = wrong < 0 ? f : wrong;
@@ -347,7 +342,7 @@ static int run_composition(mg_world *w, const options *o, const uint32_t *host_i
     }
     mg_composition_free(w);
     if (wrong >= 0) {
-        snprintf(why, whylen, "its %s form: %s", comp_form[wrong], r->why[wrong]);
+        snprintf(why, whylen, "its %s form: %s", MG_COMPOSITION_FORM_NAME[wrong], r->why[wrong]);
         return 1;
     }
     if (r->best < 0) {
@@ -517,15 +512,16 @@ int main(int argc, char **argv)
                e_ms > 0 ? moved / w.nranks / (e_ms / 1000.0) : 0.0);
         printf("  local sort           %9.3f   onesweep on each GPU's part\n", l_ms);
         printf("  sort                 %9.3f   %.2f Gkeys/s\n", sort_ms, o.n / (sort_ms / 1000.0) / 1e9);
+        const char *const *form = MG_COMPOSITION_FORM_NAME;
         if (comp_status == 0) {
             printf("  composition          %9.3f   CUB partition, runs across, CUB sort, its fastest form (%s): "
-                   "this sort takes %.2fx its time\n", comp.total, comp_form[comps.best], sort_ms / comp.total);
-            for (int f = 0; f < COMP_FORMS; f++)
+                   "this sort takes %.2fx its time\n", comp.total, form[comps.best], sort_ms / comp.total);
+            for (int f = 0; f < MG_COMPOSITION_FORMS; f++)
                 if (comps.status[f] == 0)
-                    printf("    its %-8s form  %9.3f   exchange %.3f ms\n", comp_form[f], comps.times[f].total,
+                    printf("    its %-8s form  %9.3f   exchange %.3f ms\n", form[f], comps.times[f].total,
                            comps.times[f].exchange);
                 else
-                    printf("    its %-8s form  not run: %s\n", comp_form[f], comps.why[f]);
+                    printf("    its %-8s form  not run: %s\n", form[f], comps.why[f]);
         } else
             printf("  composition          not run: %s\n", comp_why);
         if (cub_why)
@@ -546,13 +542,13 @@ int main(int argc, char **argv)
             at += snprintf(cub_field + at, sizeof cub_field - at,
                            " comp_ms=%.3f vs_comp=%.2f comp_form=%s comp_partition_ms=%.3f comp_exchange_ms=%.3f "
                            "comp_local_sort_ms=%.3f",
-                           comp.total, sort_ms / comp.total, comp_form[comps.best], comp.partition,
-                           comp.exchange, comp.local_sort);
-            for (int f = 0; f < COMP_FORMS; f++)
+                           comp.total, sort_ms / comp.total, form[comps.best], comp.partition, comp.exchange,
+                           comp.local_sort);
+            for (int f = 0; f < MG_COMPOSITION_FORMS; f++)
                 at += comps.status[f] == 0
-                          ? snprintf(cub_field + at, sizeof cub_field - at, " comp_%s_ms=%.3f", comp_form[f],
+                          ? snprintf(cub_field + at, sizeof cub_field - at, " comp_%s_ms=%.3f", form[f],
                                      comps.times[f].total)
-                          : snprintf(cub_field + at, sizeof cub_field - at, " comp_%s_ms=NA", comp_form[f]);
+                          : snprintf(cub_field + at, sizeof cub_field - at, " comp_%s_ms=NA", form[f]);
         } else
             snprintf(cub_field + at, sizeof cub_field - at, " comp_ms=NA vs_comp=NA");
         const mg_times medians = {sort_ms, c_ms, p_ms, s_ms, e_ms, l_ms, moved};

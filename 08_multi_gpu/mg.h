@@ -173,6 +173,10 @@ int mg_composition_peer_sort(mg_world *w, mg_times *t, char *err, size_t errlen)
 /* Frees the composition's CUB scratch on the world's GPUs. */
 void mg_composition_free(mg_world *w);
 extern const mg_step MG_COMPOSITION, MG_COMPOSITION_ALIGNED, MG_COMPOSITION_PEER;
+/* The three forms in that order, and their short names (nccl, aligned, peer). */
+#define MG_COMPOSITION_FORMS 3
+extern const mg_step *const MG_COMPOSITION_FORM[MG_COMPOSITION_FORMS];
+extern const char *const MG_COMPOSITION_FORM_NAME[MG_COMPOSITION_FORMS];
 
 #ifdef __cplusplus
 }

@@ -112,18 +112,12 @@ static void check_one_sort(mg_world *w, const mg_step *s, size_t n, key_dist dis
 #define FORCED_CHUNK_KEYS 16384
 #define FORCED_WIDE_KEYS 300000
 
-/* The library composition's forms (composition.cu): its runs by NCCL from where they
- * start, by NCCL aligned, by the copy engines. */
-static const mg_step *const compositions[] = {&MG_COMPOSITION, &MG_COMPOSITION_ALIGNED,
-                                              &MG_COMPOSITION_PEER};
-enum { COMPOSITION_FORMS = 3 };
-
 /* A group: step s on the world's GPUs (where s <= 0, the composition's form -s), one
  * distribution, every size. */
 static void sort_battery(mg_world *w, int step, key_dist dist)
 {
     char name[192];
-    const mg_step *s = step > 0 ? &MG_STEPS[step - 1] : compositions[-step];
+    const mg_step *s = step > 0 ? &MG_STEPS[step - 1] : MG_COMPOSITION_FORM[-step];
     if (step > 0)
         snprintf(name, sizeof name, "step 08.%d, %d GPUs, %s", step, w->nranks, dist_name(dist));
     else
@@ -262,7 +256,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "test_08_multi_gpu: %s\n", err);
             return 3;
         }
-        for (int step = 1 - COMPOSITION_FORMS; step <= MG_STEP_COUNT; step++) /* <= 0: the composition */
+        for (int step = 1 - MG_COMPOSITION_FORMS; step <= MG_STEP_COUNT; step++) /* <= 0: the composition */
             for (int d = 0; d < DIST_COUNT; d++)
                 sort_battery(&w, step, (key_dist)d);
         for (int step = 1; step <= MG_STEP_COUNT; step++)
