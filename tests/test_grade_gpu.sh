@@ -76,15 +76,15 @@ grade_step() {
         echo "  07.6 without its crowding sum: $slow"
         sed -n 's/^make grade: RACE/    RACE/p' "$h.slow.err"
     fi
-    local before
-    before=$(steps | awk -F'\t' -v id="$id" '($1 "") == (id "") { print prev; exit } { prev = $2 }')
-    if [ "$level" = write ] && grep -q "^$id	" races.txt && [ "${before%%/*}" = "$(dirname "$(step_field "$id" 2)")" ]; then
+    local before own
+    before=$(file_before "$id") own=$(step_field "$id" 2)
+    if [ "$level" = write ] && grep -q "^$id	" races.txt && [ "${before%%/*}" = "${own%%/*}" ]; then
         # a speed lesson: the step before's file in the step's place is a file without the
         # lesson (correct, or not built where the step's test program asks for the lesson's
         # own functions): at most 60 either way
         mkdir -p "$tmp/before-$id"
-        cp "$before" "$tmp/before-$id/$(basename "$(step_field "$id" 2)")"
-        slow=$(GRADE_N=16777217 LEVEL=$level tools/grade.sh "$id" "$tmp/before-$id/$(basename "$(step_field "$id" 2)")" 2>"$h.before.err")
+        cp "$before" "$tmp/before-$id/${own##*/}"
+        slow=$(GRADE_N=16777217 LEVEL=$level tools/grade.sh "$id" "$tmp/before-$id/${own##*/}" 2>"$h.before.err")
         rc=$?
         check "step $id: the step before's file in its place scores at most 60 ($slow)" graded "$rc" 1 \
             "^GRADE step=$id level=write .* score=([0-5]?[0-9]|60)/100( \\(.*\\))?$" "$slow"

@@ -90,8 +90,8 @@ check_step() {
     marked=$(for f in $files; do echo "$f"; done)
     course_files=$(grep -l -E "/\* $([ "$level" = write ] && echo WRITE || echo LAB) BEGIN" \
                    "$stage"/* common/*.cuh 2>/dev/null | sort -u)
-    prev=$(steps | awk -F'\t' -v id="$id" '($1 "") == (id "") { print (prev_file == "" ? "-" : prev_file); exit }
-                                          { prev_file = $2 } ')
+    prev=$(file_before "$id")
+    prev=${prev:--}
     from=$(step_field "$id" 7)
     [ -z "$from" ] || prev=$(step_field "$from" 2)
     [ "$(step_field "$id" 3)" != start ] || prev=-
@@ -284,7 +284,7 @@ week_load() {
     count=$(wc -l <"$tmp/week-ids")
     # a project's further steps (for the students who finish) are handed out in no week
     [[ $name == *", week further" ]] || check_that "$name hands out at most 3 steps ($count)" test "$count" -le 3
-    wrong=$(while read -r id; do [ "$(step_field "$id" 4)" = "$track" ] || echo "$id"; done <"$tmp/week-ids" | paste -sd' ' -)
+    wrong=$(track_step_ids "$track" | grep -vFx -f - "$tmp/week-ids" | paste -sd' ' -)
     check_that "$name hands out steps of the $track track alone (not: $wrong)" test -z "$wrong"
     got=$(awk -F'\t' 'NR == FNR { want[$1 "\t" $2] = 1; next } ($1 "\t" $2) in want { s += $4 } END { print s + 0 }' \
           "$tmp/week-steps" "$sizes")
@@ -299,7 +299,7 @@ while IFS=$'\t' read -r week write guided exercises extra lines; do
     week_load "week $week" "$write" "$guided" "$exercises" "$extra" "$lines" core
 done <"$tmp/weeks"
 # the core's weeks in the course's order: their steps, read week by week, are steps.txt's
-step_ids | while read -r id; do [ "$(step_field "$id" 4)" = core ] && echo "$id"; done >"$tmp/core-ids"
+track_step_ids core >"$tmp/core-ids"
 check_that "the weeks hand out every core step once, in the course's order ($(paste -sd' ' "$tmp/all-steps" | cut -c1-80) ...)" \
     cmp -s "$tmp/core-ids" "$tmp/all-steps"
 check_that "INSTRUCTOR.md has the projects' weeks ($(wc -l <"$tmp/projects") rows)" test "$(wc -l <"$tmp/projects")" -ge 3

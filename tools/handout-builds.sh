@@ -15,11 +15,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 git clone -q "$repo" "$work/clone"
 cd "$work/clone" || exit 1
-. tools/steps-lib.sh # steps
+. tools/steps-lib.sh # track_step_ids
 say() { echo "$*" | tee -a "$log"; }
 say "# handout-builds.sh $arch, $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD), $(nproc) CPUs, $(nvcc --version | tail -n 1)"
 status=0
-for id in $(steps | awk -F'\t' '$4 == "core" { print $1 }'); do
+for id in $(track_step_ids core); do
     make -s handout STEP="$id" >"$work/handout.log" 2>&1 || {
         say "handout STEP=$id level=write arch=$arch build=failed (make handout)"; status=1; continue; }
     start=$(date +%s)

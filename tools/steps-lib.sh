@@ -21,6 +21,12 @@ step_field() { steps | awk -F'\t' -v id="$1" -v n="$2" '($1 "") == (id "") { pri
 # step_ids: every step id, in the course's order
 step_ids() { steps | cut -f1; }
 
+# track_step_ids TRACK: the ids of the steps of one track (core, advanced), in order
+track_step_ids() { steps | awk -F'\t' -v t="$1" '$4 == t { print $1 }'; }
+
+# file_before ID: the file of the step before ID on the course's path (nothing for the first)
+file_before() { steps | awk -F'\t' -v id="$1" '($1 "") == (id "") { print prev; exit } { prev = $2 }'; }
+
 # last_stage_step NN: the id of stage NN's last step (07 -> 07.12)
 last_stage_step() { step_ids | grep "^$1\." | tail -n 1; }
 
