@@ -41,9 +41,14 @@ hole_lines_in() {
 # file includes, has the hole.
 . tools/steps-lib.sh # steps
 steps | awk -F'\t' '{ print NR "\t" $1 "\t" $2 }' >"$tmp/path"
+# with_headers FILE: FILE and the headers it includes (its folder's, else common/'s), a line each
+with_headers() {
+    echo "$1"
+    grep -oE '#include "[a-z_0-9]+\.(cuh|h)"' "$1" | cut -d'"' -f2 |
+        while read -r h; do ls "${1%/*}/$h" "common/$h" 2>/dev/null; done
+}
 while IFS=$'\t' read -r order id file; do
-    for f in "$file" $(grep -oE '#include "[a-z_0-9]+\.(cuh|h)"' "$file" | cut -d'"' -f2 |
-                       while read -r h; do ls "${file%/*}/$h" "common/$h" 2>/dev/null; done); do
+    for f in $(with_headers "$file"); do
         grep -oE 'WRITE BEGIN [a-z_0-9]+' "$f" | awk -v o="$order" -v id="$id" '{ print $3 "\t" o "\t" id }'
     done
 done <"$tmp/path" | sort -t$'\t' -k1,1 -k2,2n | awk -F'\t' '!seen[$1]++' >"$tmp/lab_steps"
@@ -52,13 +57,10 @@ done <"$tmp/path" | sort -t$'\t' -k1,1 -k2,2n | awk -F'\t' '!seen[$1]++' >"$tmp/
 while IFS=$'\t' read -r lab order _; do
     prev=$(awk -F'\t' -v o="$order" '$1 == o - 1 { print $3 }' "$tmp/path")
     [ -n "$prev" ] || continue
-    given=("$prev")
-    for h in $(grep -oE '#include "[a-z_0-9]+\.(cuh|h)"' "$prev" | cut -d'"' -f2); do
-        for f in "${prev%/*}/$h" "common/$h"; do [ -f "$f" ] && given+=("$f"); done
-    done
-    awk -F'\t' -v lab="$lab" '$1 == lab { print $2 }' "$tmp/holes" | while IFS= read -r text; do
-        ! grep -qF -- "$text" "${given[@]}" || printf '%s\t%s\n' "$lab" "$text"
-    done
+    # the lab's lines (of $tmp/holes) found in a line of those files, in one pass over them
+    awk -F'\t' -v lab="$lab" 'FNR == NR { if ($1 == lab) want[++n] = $2; next } { all = all "\n" $0 }
+                              END { for (i = 1; i <= n; i++) if (index(all, want[i])) print lab "\t" want[i] }' \
+        "$tmp/holes" $(with_headers "$prev")
 done <"$tmp/lab_steps" >"$tmp/given"
 # not_due DECK: the holes (of $tmp/holes) of the labs a deck's lecture comes before: its own
 # stage's, and in a stage's later deck (NN_name_part2.md) those from the first step it diffs
