@@ -25,13 +25,23 @@
 # blocks this arithmetic gives against the limits the GPU reported, one line a kernel that
 # differs ("MISMATCH ...").
 function ceil_to(x, unit) { return int((x + unit - 1) / unit) * unit }
-function short_name(mangled,    len) {
-    if (match(mangled, /^_Z[0-9]+/)) {
-        len = substr(mangled, 3, RLENGTH - 2) + 0
-        return substr(mangled, RLENGTH + 1, len)
+# a kernel as its source names it: the declared name, and a template instance's integer
+# arguments (_Z13onesweep_passILi512ELi24ELi0ELi2EEv9pass_args: onesweep_pass<512,24,0,2>)
+function short_name(mangled,    len, name, rest, args) {
+    if (!match(mangled, /^_Z[0-9]+/)) return mangled
+    len = substr(mangled, 3, RLENGTH - 2) + 0
+    name = substr(mangled, RLENGTH + 1, len)
+    rest = substr(mangled, RLENGTH + 1 + len)
+    if (substr(rest, 1, 1) != "I") return name
+    rest = substr(rest, 2); args = ""
+    while (match(rest, /^Li-?[0-9]+E/)) {
+        args = args (args == "" ? "" : ",") substr(rest, 3, RLENGTH - 3)
+        rest = substr(rest, RLENGTH + 1)
     }
-    return mangled
+    return (args != "" && substr(rest, 1, 1) == "E") ? name "<" args ">" : name
 }
+# a template instance's name without its arguments
+function base_name(name) { sub(/<.*/, "", name); return name }
 # fit ARCH KERNEL_ROW: "blocks" a multiprocessor holds, 0 and why in fit_why if none
 function fit(a, regs, smem, threads,    warps, by_warps, by_regs, by_smem, by_blocks, per_block, regs_warp, best) {
     fit_why = ""
@@ -133,15 +143,17 @@ END {
             if (smem_shown == "" && regs != "") smem_shown = total
             name = short_name(kern[i])
             # a kernel the step does not launch on this architecture: what runs instead
-            if ((name in launched_from) && substr(ar, 4) + 0 < substr(launched_from[name], 4) + 0) {
-                cells = cells " not launched: " instead[name] " |"
-                not_here[step[i], ar] = instead[name]
+            # (fit-not-launched.txt names a kernel, or one instance of a template)
+            nl_key = (name in launched_from) ? name : base_name(name)
+            if ((nl_key in launched_from) && substr(ar, 4) + 0 < substr(launched_from[nl_key], 4) + 0) {
+                cells = cells " not launched: " instead[nl_key] " |"
+                not_here[step[i], ar] = instead[nl_key]
                 continue
             }
             # a planned kernel takes at most what this GPU allows a block, less the room
             # its plan keeps for the static arrays (2 KB)
             smaller = 0
-            if ((name in planned) && total > L[ar, "smem_block_optin"] - 2048) {
+            if (((name in planned) || (base_name(name) in planned)) && total > L[ar, "smem_block_optin"] - 2048) {
                 total = L[ar, "smem_block_optin"] - 2048; smaller = 1
             }
             b = fit(ar, regs, total, block[i])
