@@ -55,7 +55,7 @@ static void all_gather_counts(mg_part *p, void *arg)
 /* Digit d goes to the GPU whose even share of the N keys holds the middle of d's run. */
 static void plan_owners(exchange_plan *x, size_t n_total)
 {
-    /* WRITE BEGIN exchange: the owners and the exchange: plan_owners gives each top digit the GPU whose even share holds the middle of the digit's run and fills send[r][h], the keys rank r sends rank h; send_and_receive sends each owner's run of this GPU's partitioned keys and receives its own runs in rank order, in the group mg_group opens */
+    /* WRITE BEGIN exchange: plan_owners and send_and_receive, whole (HOLES.md: exchange) */
     /* WRITE STUB *x = (exchange_plan){.g = x->g}; (void)n_total; */
     int owner[MG_DIGITS];
     size_t before = 0;
@@ -63,7 +63,7 @@ static void plan_owners(exchange_plan *x, size_t n_total)
         size_t count = 0;
         for (int r = 0; r < x->g; r++)
             count += x->counts[r][d];
-        /* LAB BEGIN owner_of_digit: owner[d]: the GPU whose even share of the n_total keys holds the middle of digit d's run (the keys before it: before) */
+        /* LAB BEGIN owner_of_digit: owner[d], the GPU whose even share holds the middle of digit d's run */
         /* LAB STUB owner[d] = 0; */
         double middle = (double)before + (double)count / 2.0;
         int o = n_total ? (int)(middle * x->g / (double)n_total) : 0;
@@ -103,7 +103,7 @@ static void send_and_receive(mg_part *p, void *arg)
             CUDA_CHECK(cudaMemcpyAsync(out + recv_at, in + send_at, send * sizeof(uint32_t),
                                        cudaMemcpyDeviceToDevice, p->stream));
         } else {
-            /* LAB BEGIN send_recv: send rank h its run (send keys from in + send_at) and receive rank h's run for this GPU (recv keys into out + recv_at), on this GPU's communicator and stream; a count of 0 sends or receives nothing */
+            /* LAB BEGIN send_recv: send rank h its run, receive h's run for this GPU; a count of 0 moves nothing */
             if (send)
                 NCCL_CHECK(ncclSend(in + send_at, send, ncclUint32, h, p->comm, p->stream));
             if (recv)

@@ -94,7 +94,7 @@ static size_t cut(const exchange_plan *x, int r, int h)
 {
     size_t first, count; /* P_h = first: where GPU h's share of the sorted order starts */
     mg_share_of(x->n, x->g, h, &first, &count);
-    /* WRITE BEGIN split: the split: in find_boundary_keys, each round's byte of the key at rank P_h - the largest value whose keys below, summed over the GPUs, are at most P_h's rank in its digit - and in the last round the counts below that key and below it + 1; cut, whole: the keys of rank r that go to GPUs before h */
+    /* WRITE BEGIN split: find_boundary_keys' rounds, and cut, whole (HOLES.md: split) */
     /* WRITE STUB (void)r; */
     /* WRITE STUB return 0; */
     if (h == 0)
@@ -112,7 +112,7 @@ static size_t cut(const exchange_plan *x, int r, int h)
     size_t below = 0, equal_before = 0;
     for (int q = 0; q < x->g; q++)
         below += x->lb[q][h][0];
-    /* LAB BEGIN equal_keys: of the keys equal to the key at P_h, rank r's share of those that go before h (need of them in all), lower ranks first: equal (rank r's equal keys) and take (how many of them go before h) */
+    /* LAB BEGIN equal_keys: rank r's share of the keys equal to P_h's that go before h: equal and take */
     /* LAB STUB size_t equal = 0, take = 0; */
     size_t need = first - x->start[d] - below; /* keys equal to it that go before h */
     for (int q = 0; q < r; q++)
@@ -207,7 +207,7 @@ static void find_boundary_keys(mg_world *w, exchange_plan *x)
             mg_share_of(x->n, x->g, h, &first, &count);
             rank_in_digit = first - x->start[x->digit[h]];
             /* WRITE BEGIN split: continued */
-            /* LAB BEGIN byte_choice: e: the largest of 1..255 whose keys below (lb[r][h][e], summed over the ranks r) are at most rank_in_digit, else 0 */
+            /* LAB BEGIN byte_choice: e, the largest of 1..255 whose keys below are at most rank_in_digit */
             /* LAB STUB int e = 0; */
             int e = 0;
             for (int f = 1; f < 256; f++) {

@@ -234,7 +234,7 @@ static size_t run_start(const exchange_plan *x, int r, int h)
  * run. */
 static size_t keys_moved(const exchange_plan *x, int r, int h, size_t *from)
 {
-    /* WRITE BEGIN aligned: the aligned exchange: keys_moved, whole - the keys rank r sends rank h, from the 16-byte boundary below its run - and in land_runs where each run lands and the keys that are not the part */
+    /* WRITE BEGIN aligned: keys_moved, whole, and where land_runs lands each run (HOLES.md: aligned) */
     /* WRITE STUB (void)x; (void)r; (void)h; *from = 0; */
     /* WRITE STUB return 0; */
     size_t at = run_start(x, r, h), run = x->send[r][h];

@@ -31,7 +31,8 @@
 #include "mg.h"
 #include "timer.h"
 
-const char *const MG_STEP_NAME = "08.4: overlap: the exchange in slices of top digits, each slice sorted while the next crosses";
+const char *const MG_STEP_NAME =
+    "08.4: overlap: the exchange in slices of top digits, each slice sorted while the next crosses";
 
 #define ROUND_QUERIES 257 /* a byte's 256 values and the end of the range */
 #define ALIGN_KEYS 4      /* 16 bytes: the boundary NCCL's copies want a buffer to start on */
@@ -265,7 +266,7 @@ static void plan_slices(exchange_plan *x)
         for (int r = 0; r < x->g; r++) {
             size_t lo = run_start(x, r, h), hi = lo + x->send[r][h];
             int e = 0;
-            /* WRITE BEGIN overlap: the slices and their sorts: plan_slices' loop - slice_at[r][h][k], where slice k of GPU h's part starts in rank r's run [lo, hi), for k = 0..S - and in sort_slices, for several slices, where the part goes and each slice's sort, highest first, after its landed event, its extra keys before its own */
+            /* WRITE BEGIN overlap: plan_slices' loop and sort_slices' sorts (HOLES.md: overlap) */
             /* WRITE STUB (void)first; (void)count; (void)e; */
             /* WRITE STUB for (int k = 0; k <= S; k++) */
             /* WRITE STUB     x->slice_at[r][h][k] = lo + 0 * hi; */
@@ -402,7 +403,7 @@ static void sort_slices(mg_part *p, void *arg)
         size_t end = land_slice(x, p->rank, k, at, &from, &extra);
         /* after its slice landed; without room, after the last to land, slice 0 */
         CUDA_CHECK(cudaStreamWaitEvent(0, p->landed[base ? k : 0], 0));
-        /* LAB BEGIN slice_place: slice k's keys, end - from of them at landing + from, sorted into the part, its extra keys first, so that its own keys start keys_below[k] into the part */
+        /* LAB BEGIN slice_place: slice k's keys sorted into the part, its extra keys first */
         /* LAB STUB (void)end; (void)part; */
         os_sort_into_b(p->sorter, landing + from, part + keys_below[k] - extra, end - from, 0, 32);
         /* LAB END slice_place */

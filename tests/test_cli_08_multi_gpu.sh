@@ -30,7 +30,10 @@ expect_error "cannot open --input" --input "$tmp/missing.bin"
 expect_error "not a multiple of 4" --input "$tmp/three_bytes.bin"
 expect_error "-n and --input" -n 8 --input "$tmp/three_bytes.bin"
 expect_error "cannot create output file" -n 8 --output "$tmp/no/such/dir/out.bin"
-name=$(sed -n 's/^const char \*const MG_STEP_NAME = "\(08\.[0-9]*: [^"]*\)";$/\1/p' "$last")
+# the step's name: the string of MG_STEP_NAME, on its line or the next
+name=$(awk '/^const char \*const MG_STEP_NAME =/ { line = $0; if (line !~ /;$/) { getline more; line = line more }
+                                                   if (match(line, /"08\.[0-9]+: [^"]*"/)) print substr(line, RSTART + 1, RLENGTH - 2) }' "$last")
+check_that "the last step's file names it (MG_STEP_NAME = \"08.K: ...\")" test -n "$name"
 check_that "--help names the last step ($name)" sh -c "'$bin' --help | grep -qF '$name'"
 expect_accepted -n 1000 --runs 1 --no-cub
 # --option=value, as every program of the course takes it
