@@ -94,7 +94,7 @@ __global__ void histogram_blocks(const uint32_t *keys, size_t n, int shift, uint
                                  uint32_t *table)
 {
     extern __shared__ uint32_t local[]; /* mask + 1 counters */
-    /* WRITE BEGIN block_table: the table's column of each block (histogram_blocks) and the scatter a thread a block (scatter_blocks), whole */
+    /* WRITE BEGIN block_table: histogram_blocks and scatter_blocks, whole */
     for (uint32_t d = threadIdx.x; d <= mask; d += blockDim.x)
         local[d] = 0;
     __syncthreads();
@@ -117,7 +117,7 @@ __global__ void histogram_blocks(const uint32_t *keys, size_t n, int shift, uint
 __global__ void scatter_blocks(const uint32_t *src, uint32_t *dst, size_t n, int shift,
                                uint32_t mask, int block, size_t nblocks, uint32_t *table)
 {
-    /* WRITE BEGIN block_table: the table's column of each block (histogram_blocks) and the scatter a thread a block (scatter_blocks), whole */
+    /* WRITE BEGIN block_table: histogram_blocks and scatter_blocks, whole */
     size_t b = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= nblocks)
         return;

@@ -70,7 +70,7 @@ __global__ void split_scatter(const uint32_t *src, uint32_t *dst, size_t n, int 
                               const uint32_t *local_ones, const uint32_t *tile_ones,
                               size_t tiles, size_t tile)
 {
-    /* WRITE BEGIN split: one split by a bit: the scan of its bits (tiles, then their counts), the split_scatter kernel and its launch */
+    /* WRITE BEGIN split: one split by a bit: the scan, split_scatter and its launch */
     size_t base = (size_t)blockIdx.x * tile;
     uint32_t ones_before_tile = tile_ones[blockIdx.x];
     size_t zeros = n - tile_ones[tiles];
@@ -103,7 +103,7 @@ typedef struct {
 static void split_pass(sort_context *c, const uint32_t *d_src, uint32_t *d_dst, int bit)
 {
     const sort_options *opt = c->opt;
-    /* WRITE BEGIN split: one split by a bit: the scan of its bits (tiles, then their counts), the split_scatter kernel and its launch */
+    /* WRITE BEGIN split: one split by a bit: the scan, split_scatter and its launch */
     launch_scan_tiles(d_src, c->d_local, c->n, bit, opt->scan_variant, opt->block, c->d_tile_ones);
     /* LAB BEGIN tile_scan: the tiles' counts of ones, scanned in place, their total after them */
     /* one extra zero after the counts: the exclusive scan turns it into the total */
@@ -113,7 +113,7 @@ static void split_pass(sort_context *c, const uint32_t *d_src, uint32_t *d_dst, 
     /* WRITE END split */
     step_timer_mark(&c->timer, bit, STEP_SCAN);
 
-    /* WRITE BEGIN split: one split by a bit: the scan of its bits (tiles, then their counts), the split_scatter kernel and its launch */
+    /* WRITE BEGIN split: one split by a bit: the scan, split_scatter and its launch */
     split_scatter<<<c->tiles, opt->block>>>(d_src, d_dst, c->n, bit, c->d_local, c->d_tile_ones,
                                              c->tiles, c->tile);
     CUDA_CHECK_LAUNCH();

@@ -94,7 +94,7 @@ __device__ uint32_t digit_of(uint32_t key, int shift, uint32_t mask) { return (k
 __device__ void split_tile(uint32_t *s_keys, uint32_t *s_scan, unsigned tile, int kpt, int bit,
                            int variant)
 {
-    /* WRITE BEGIN local_split: split_tile: one stable split of the tile in shared memory by a bit - each thread's ones, their block scan, each key to its rank */
+    /* WRITE BEGIN local_split: split_tile: one stable split of the tile by a bit */
     const unsigned t = threadIdx.x;
     uint32_t key[MAX_KPT];
     uint32_t ones = 0;
@@ -195,7 +195,7 @@ __global__ void scatter_tiles(const uint32_t *sorted, uint32_t *dst, size_t n, i
                               const uint32_t *starts)
 {
     extern __shared__ uint32_t s_offset[]; /* per digit: where its run goes, minus its start */
-    /* WRITE BEGIN scatter: scatter_tiles: each digit's offset for this tile from the scanned table and the run starts, then every key of the sorted tile to its place */
+    /* WRITE BEGIN scatter: scatter_tiles: every key of the sorted tile to its place */
     const uint32_t bins = mask + 1;
     for (uint32_t d = threadIdx.x; d < bins; d += blockDim.x)
         s_offset[d] = scanned[(size_t)d * gridDim.x + blockIdx.x] -

@@ -97,21 +97,21 @@ __device__ uint32_t digit_of(uint32_t key, int shift, uint32_t mask) { return (k
 __device__ __forceinline__ uint32_t ballot_ones_before(const uint32_t *key, int kpt, int bit,
                                                        uint32_t *s_scan, uint32_t *total)
 {
-    /* WRITE BEGIN ballot_ones: ballot_ones_before: the ones before this thread's keys in the tile, by one ballot and two popcounts a key slot, then the warps' totals scanned */
+    /* WRITE BEGIN ballot_ones: ballot_ones_before: one ballot and two popcounts a key slot */
     /* WRITE STUB return 0; */
     const unsigned below_me = (1u << (threadIdx.x % 32)) - 1;
     uint32_t below = 0, in_warp = 0;
 #pragma unroll
     for (int j = 0; j < MAX_KPT; j++) {
         if (j < kpt) {
-            /* LAB BEGIN ballot_ones: for key slot j: one ballot of the bit; below += the ones in the lanes below this one, in_warp += the ones in the whole warp */
+            /* LAB BEGIN ballot_ones: key slot j's ballot of the bit: below and in_warp gain its ones */
             unsigned ones = __ballot_sync(FULL_WARP, (key[j] >> bit) & 1u);
             below += __popc(ones & below_me);
             in_warp += __popc(ones);
             /* LAB END ballot_ones */
         }
     }
-    /* LAB BEGIN ones_before: return the ones in the warps before this thread's (scan_warp_totals, which also sets *total) plus those below it in its warp */
+    /* LAB BEGIN ones_before: the ones in the warps before this thread's plus those below it in its warp */
     /* LAB STUB return 0; */
     return scan_warp_totals(in_warp, s_scan, total) + below;
     /* LAB END ones_before */

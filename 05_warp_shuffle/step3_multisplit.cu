@@ -137,7 +137,7 @@ __global__ void upsweep(const uint32_t *keys, size_t n, int shift, uint32_t mask
     uint32_t key[MAX_KPT];
     load_warp_striped(keys, n, kpt, key);
     size_t first = warp_striped_first(kpt);
-    /* LAB BEGIN upsweep_count: count each of this thread's keys (not the padding past n) in the block's counter of its digit */
+    /* LAB BEGIN upsweep_count: count each of this thread's keys in the block's counter of its digit */
 #pragma unroll
     for (int j = 0; j < MAX_KPT; j++)
         if (j < kpt && first + 32 * j < n) /* the padding is not counted */
@@ -157,7 +157,7 @@ __device__ __forceinline__ uint32_t multisplit_tile(const uint32_t *key, uint32_
                                                     int shift, int width, uint32_t *s_count,
                                                     uint32_t *s_start, uint32_t *s_scan)
 {
-    /* WRITE BEGIN multisplit: the warp multisplit - lanes_with_digit, rank_in_warp (warp_multisplit.cuh) and multisplit_tile, whole */
+    /* WRITE BEGIN multisplit: lanes_with_digit, rank_in_warp and multisplit_tile, whole */
     /* WRITE STUB return 0; */
     const uint32_t bins = 1u << width, mask = bins - 1;
     const unsigned warp = threadIdx.x / 32, warps = blockDim.x / 32;
@@ -173,7 +173,7 @@ __device__ __forceinline__ uint32_t multisplit_tile(const uint32_t *key, uint32_
     /* thread d: the warps' counts of digit d become where each warp's keys of
      * d start among the tile's; their sum is the tile's count of d */
     uint32_t count = 0, all;
-    /* LAB BEGIN warp_offsets: thread d < bins: each warp's count of digit d becomes the keys of d in the warps before it, and count the tile's count of d */
+    /* LAB BEGIN warp_offsets: each warp's count of digit d becomes the keys of d before it */
     if (threadIdx.x < bins)
         for (unsigned w = 0; w < warps; w++) {
             uint32_t c = s_count[w * bins + threadIdx.x];

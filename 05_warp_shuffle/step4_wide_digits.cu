@@ -49,10 +49,10 @@ const stage_info STAGE = {
  * each digit's start in the tile and place in the output, the warps' totals. */
 static size_t downsweep_shared_bytes(int block, int kpt, int bits)
 {
-    /* WRITE BEGIN tile_shape: the shapes a tile may take - downsweep_shared_bytes (the downsweep's shared memory) and the two rules of stage_check_options */
+    /* WRITE BEGIN tile_shape: downsweep_shared_bytes and the two rules of stage_check_options */
     /* WRITE STUB return 0; */
     size_t bins = (size_t)1 << bits;
-    /* LAB BEGIN shared_bytes: the bytes of the tile, the warps' digit counts, the starts and places, the warps' totals */
+    /* LAB BEGIN shared_bytes: the bytes of the tile, the warps' counts, the starts and places, the totals */
     /* LAB STUB return 0; */
     return ((size_t)block * kpt + (block / 32) * bins + 2 * bins + 33) * sizeof(uint32_t);
     /* LAB END shared_bytes */
@@ -70,8 +70,8 @@ static size_t tiles_for(size_t n, const sort_options *opt)
 int stage_check_options(const sort_options *opt, size_t n, char *err, size_t errlen)
 {
     (void)n;
-    /* WRITE BEGIN tile_shape: the shapes a tile may take - downsweep_shared_bytes (the downsweep's shared memory) and the two rules of stage_check_options */
-    /* LAB BEGIN thread_per_digit: refuse a block with fewer threads than digits (the downsweep's thread d scans digit d) */
+    /* WRITE BEGIN tile_shape: downsweep_shared_bytes and the two rules of stage_check_options */
+    /* LAB BEGIN thread_per_digit: refuse a block with fewer threads than digits */
     if (opt->block < (1 << opt->bits)) {
         snprintf(err, errlen,
                  "--bits %d --block %d: the downsweep needs a thread per digit, "

@@ -532,8 +532,8 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                     if (!query_in[j])
                         continue;
                     if (copies) {
-                        /* WRITE BEGIN copies: the counts of a histogram pass with copies: each of the thread's distances of query ql[j] (all E of a full step, those present in the last) counted in copy `copy` of the query's histogram, whose counter of bin b is s_hist[(ql[j] * k + b) * copies + copy] */
-                        /* LAB BEGIN copies: count each distance of query ql[j] (all E in a full step, those present otherwise) in this lane's copy `copy` of its histogram: bin b of copy c is s_hist[(ql[j] * k + b) * copies + c] */
+                        /* WRITE BEGIN copies: the counts of a histogram pass with a copy of the histogram a lane */
+                        /* LAB BEGIN copies: count each distance of query ql[j] in this lane's copy of its histogram */
                         uint32_t *counts = s_hist + ql[j] * k * copies + copy;
                         if (full_step) {
 #pragma unroll

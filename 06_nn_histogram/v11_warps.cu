@@ -669,8 +669,8 @@ static void run_imma_pass_kb(nn_device *dev, int pass, const imma_plan *plan)
 {
     if (pass == PASS_MINMAX)
         launch_imma<PASS_MINMAX, I_MAX_GROUPS, I_WARPS, 0, KB>(dev, plan);
-    /* WRITE BEGIN warps: the histogram pass's launches with the warps plan_imma chose: 16 warps a block (I_HIST_WARPS) for 4 or 2 groups - with SMALLK 4 for K <= 5, 8 for K <= 9, else 0 - and 24 (I_HIST_WARPS_ONE_GROUP) for one group */
-    /* LAB BEGIN warps: the histogram pass's launches: NQ = plan->groups (4, 2 or 1); 16 warps (I_HIST_WARPS) for 4 or 2 groups, 24 (I_HIST_WARPS_ONE_GROUP) for 1; SMALLK 4 for K <= 5 and 8 for K <= 9 with 4 groups, else 0 */
+    /* WRITE BEGIN warps: the histogram pass's launches at the warps plan_imma chose */
+    /* LAB BEGIN warps: the histogram pass's launches at the warps and SMALLK of its groups */
     else if (plan->groups == 4 && dev->p.bins <= 5) /* a few thresholds: compare with each */
         launch_imma<PASS_HISTOGRAM, 4, I_HIST_WARPS, 4, KB>(dev, plan);
     else if (plan->groups == 4 && dev->p.bins <= 9)

@@ -540,8 +540,8 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
 #pragma unroll
                 for (int j = 0; j < 2; j++) {
                     if (PACKED) { /* one copy; a query past the end counts unseen */
-                        /* WRITE BEGIN packed_counters: 16-bit counters: a distance of query ql[j] counted in slot ql[j] % SLOTS - in the low half of the words for the first NQ / 2 groups, the high half for the others - and the flush of each word's two halves to their two queries in global memory */
-                        /* LAB BEGIN packed_count: count each distance of query ql[j] (all E in a full step, those present otherwise) in slot ql[j] % SLOTS: add 1 to the low half of counter bin[j][e] for groups n < NQ / 2, 1 << 16 (the high half) for the others */
+                        /* WRITE BEGIN packed_counters: 16-bit counters: two queries a word, and their flush */
+                        /* LAB BEGIN packed_count: count each distance of query ql[j] in its half of a 16-bit pair */
                         const uint32_t one = n >= NQ / 2 ? 1u << 16 : 1u;
                         uint32_t *counts = s_hist + (ql[j] % SLOTS) * k;
                         if (full_step) {
@@ -615,7 +615,7 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
             for (int c = 0; c < copies; c++)
                 count += s_hist[i * copies + c];
             if (PACKED) { /* each half of the copies' sum is still below 2^16 */
-                /* WRITE BEGIN packed_counters: 16-bit counters: a distance of query ql[j] counted in slot ql[j] % SLOTS - in the low half of the words for the first NQ / 2 groups, the high half for the others - and the flush of each word's two halves to their two queries in global memory */
+                /* WRITE BEGIN packed_counters: 16-bit counters: two queries a word, and their flush */
                 if ((count & 0xffffu) != 0 && q0 + i / k < nq)
                     atomicAdd(&hist[(size_t)q0 * k + i], count & 0xffffu);
                 if ((count >> 16) != 0 && q0 + SLOTS + i / k < nq)

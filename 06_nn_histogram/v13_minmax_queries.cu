@@ -479,8 +479,8 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
             }
             if constexpr (PASS == PASS_MINMAX) {
                 if (full_step) { /* every reference of the step exists */
-                    /* WRITE BEGIN minmax_queries: a full step's min and max with no test: each of the thread's E distances d[j][e] of its 2 queries a group kept in my_min[n][j] and my_max[n][j] */
-                    /* LAB BEGIN minmax_full_step: my_min[n][j] and my_max[n][j] take in every d[j][e] (e < E) of the step: every reference exists, no test */
+                    /* WRITE BEGIN minmax_queries: a full step's min and max with no test */
+                    /* LAB BEGIN minmax_full_step: my_min and my_max take in every d[j][e] of the step */
 #pragma unroll
                     for (int j = 0; j < 2; j++)
 #pragma unroll

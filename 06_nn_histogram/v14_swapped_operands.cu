@@ -638,8 +638,8 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
 template <int KB>
 static __device__ __forceinline__ void load_refs(const uint4 *rows, int kb, uint32_t wb[2][8])
 {
-    /* WRITE BEGIN swapped: the operands swapped: the references as the B operand (load_refs), and packed_pass's flush of its 16-bit-packed words to the histogram in global memory */
-    /* LAB BEGIN reference_operand: the B words of a step: for each of the 2 tiles of 8 references, this thread's 8 words of block kb (operands swapped: references are B now) */
+    /* WRITE BEGIN swapped: load_refs (references as B) and packed_pass's flush */
+    /* LAB BEGIN reference_operand: the B words of a step: this thread's words of the references */
 #pragma unroll
     for (int nt = 0; nt < 2; nt++) {
         const uint4 *p = rows + (8 * nt * KB + kb) * 8;
@@ -794,10 +794,10 @@ packed_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const f
     }
 
     __syncthreads();
-    /* WRITE BEGIN swapped: the operands swapped: the references as the B operand (load_refs), and packed_pass's flush of its 16-bit-packed words to the histogram in global memory */
+    /* WRITE BEGIN swapped: load_refs (references as B) and packed_pass's flush */
     for (int i = threadIdx.x; i < 8 * k; i += WARPS * 32) {
         uint32_t count = s_hist[i]; /* each half below 2^16 */
-        /* LAB BEGIN packed_flush: add each half of the word, where it is not 0 and its query exists, to the histogram: the low half to query q0 + i / k, the high half to query q0 + 8 + i / k, bin i % k */
+        /* LAB BEGIN packed_flush: each non-zero half of the word to its query's histogram */
         if ((count & 0xffffu) != 0 && q0 + i / k < nq)
             atomicAdd(&hist[(size_t)q0 * k + i], count & 0xffffu);
         if ((count >> 16) != 0 && q0 + 8 + i / k < nq)

@@ -91,15 +91,15 @@ static __global__ void histogram_per_thread(const float *dist, int refs, int q0,
     int q = q0 + blockIdx.x, t = threadIdx.x, section = (refs + 63) / 64;
     float lo = __uint_as_float(smin[q]), hi = __uint_as_float(smax[q]);
     float inv_width = nn_report_inv_width(lo, hi, k);
-    /* WRITE BEGIN report_histogram: the report's histogram: each of 64 threads clears its own K counters and counts its section of the query's distances in them, at the report's float bin (histogram_per_thread); bin b of a query is the sum of the 64 threads' bin b (adder) */
+    /* WRITE BEGIN report_histogram: histogram_per_thread and the adder, whole */
     uint32_t *mine = thread_hist + ((size_t)blockIdx.x * PER_THREAD_HISTS + t) * k;
     for (int b = 0; b < k; b++)
         mine[b] = 0;
     /* WRITE END report_histogram */
     const float *row = dist + (size_t)blockIdx.x * refs;
     int begin = t * section, end = begin + section < refs ? begin + section : refs;
-    /* WRITE BEGIN report_histogram: the report's histogram: each of 64 threads clears its own K counters and counts its section of the query's distances in them, at the report's float bin (histogram_per_thread); bin b of a query is the sum of the 64 threads' bin b (adder) */
-    /* LAB BEGIN section_counts: count each distance of this thread's section in its own counters (mine), at the report's float bin */
+    /* WRITE BEGIN report_histogram: histogram_per_thread and the adder, whole */
+    /* LAB BEGIN section_counts: count each distance of the section in its own counters */
     for (int r = begin; r < end; r++)
         atomicAdd(&mine[nn_report_bin(row[r], lo, inv_width, k)], 1u);
     /* LAB END section_counts */
@@ -112,7 +112,7 @@ static __global__ void adder(const uint32_t *thread_hist, int q0, int k, uint32_
     int b = blockIdx.y * blockDim.x + threadIdx.x;
     if (b >= k)
         return;
-    /* WRITE BEGIN report_histogram: the report's histogram: each of 64 threads clears its own K counters and counts its section of the query's distances in them, at the report's float bin (histogram_per_thread); bin b of a query is the sum of the 64 threads' bin b (adder) */
+    /* WRITE BEGIN report_histogram: histogram_per_thread and the adder, whole */
     const uint32_t *first = thread_hist + (size_t)blockIdx.x * PER_THREAD_HISTS * k;
     uint32_t sum = 0;
     /* LAB BEGIN adder_sum: sum bin b over the query's PER_THREAD_HISTS per-thread histograms */

@@ -87,7 +87,7 @@ static __global__ void histogram_per_thread(const float *dist, int refs, int q0,
                                             const uint32_t *smin, const uint32_t *smax,
                                             const float *threshold, uint32_t *thread_hist)
 {
-    /* WRITE BEGIN exact_bins: exact bins: histogram_per_thread, whole, counting each distance at its exact bin (nn_bin_guessed: a guess from root and scale, corrected by the query's thresholds), and the thresholds computed before it */
+    /* WRITE BEGIN exact_bins: histogram_per_thread at exact bins, and the thresholds before it */
     int q = q0 + blockIdx.x, t = threadIdx.x, section = (refs + 63) / 64;
     float root, scale;
     bin_guess_params(smin, smax, q, k, &root, &scale);
@@ -97,7 +97,7 @@ static __global__ void histogram_per_thread(const float *dist, int refs, int q0,
         mine[b] = 0;
     const float *row = dist + (size_t)blockIdx.x * refs;
     int begin = t * section, end = begin + section < refs ? begin + section : refs;
-    /* LAB BEGIN exact_counts: count each distance of this thread's section at its exact bin: the guess from root and scale, corrected by the query's thresholds (nn_bin_guessed) */
+    /* LAB BEGIN exact_counts: count each distance of the section at its exact bin (nn_bin_guessed) */
     for (int r = begin; r < end; r++)
         atomicAdd(&mine[nn_bin_guessed(row[r], thr, k, root, scale)], 1u);
     /* LAB END exact_counts */
@@ -134,7 +134,7 @@ static void run(nn_device *dev, int reduce)
         CUDA_CHECK_LAUNCH();
         step_timer_mark(&dev->timer, 0, NN_STEP_MINMAX);
 
-        /* WRITE BEGIN exact_bins: exact bins: histogram_per_thread, whole, counting each distance at its exact bin (nn_bin_guessed: a guess from root and scale, corrected by the query's thresholds), and the thresholds computed before it */
+        /* WRITE BEGIN exact_bins: histogram_per_thread at exact bins, and the thresholds before it */
         /* LAB BEGIN thresholds: compute the chunk's bin thresholds, the exact rule's (nn_launch_thresholds) */
         nn_launch_thresholds(dev, q0, count, 0);
         /* LAB END thresholds */

@@ -93,10 +93,10 @@ static __device__ void reduce_sequential(float *lo, float *hi)
 
 static __device__ void reduce_shuffle(float *lo, float *hi)
 {
-    /* WRITE BEGIN privatised: reduction and privatisation: reduce_shuffle (the block's min and max by warp shuffles, then the warps' results) and histogram_shared (a histogram per block in shared memory, its non-zero counters added to the query's), whole */
+    /* WRITE BEGIN privatised: reduce_shuffle and histogram_shared, whole */
     unsigned t = threadIdx.x, lane = t % 32, warp = t / 32;
     float mn = lo[t], mx = hi[t];
-    /* LAB BEGIN warp_minmax: the warp's minimum and maximum in lane 0's mn and mx, by __shfl_down_sync over 16, 8, 4, 2, 1 lanes */
+    /* LAB BEGIN warp_minmax: the warp's min and max in lane 0, by __shfl_down_sync */
     for (int offset = 16; offset > 0; offset /= 2) { /* registers, no shared memory */
         mn = fminf(mn, __shfl_down_sync(FULL_MASK, mn, offset));
         mx = fmaxf(mx, __shfl_down_sync(FULL_MASK, mx, offset));
@@ -111,7 +111,7 @@ static __device__ void reduce_shuffle(float *lo, float *hi)
     if (warp == 0) {
         mn = lane < REDUCE_THREADS / 32 ? lo[lane] : __uint_as_float(NN_NO_THRESHOLD);
         mx = lane < REDUCE_THREADS / 32 ? hi[lane] : 0.0f;
-        /* LAB BEGIN warp_minmax: the warp's minimum and maximum in lane 0's mn and mx, by __shfl_down_sync over 16, 8, 4, 2, 1 lanes */
+        /* LAB BEGIN warp_minmax: the warp's min and max in lane 0, by __shfl_down_sync */
         for (int offset = 16; offset > 0; offset /= 2) {
             mn = fminf(mn, __shfl_down_sync(FULL_MASK, mn, offset));
             mx = fmaxf(mx, __shfl_down_sync(FULL_MASK, mx, offset));
@@ -164,7 +164,7 @@ static __global__ void __launch_bounds__(HIST_THREADS)
 histogram_shared(const float *dist, int refs, int q0, int k, const uint32_t *smin,
                  const uint32_t *smax, const float *threshold, uint32_t *hist)
 {
-    /* WRITE BEGIN privatised: reduction and privatisation: reduce_shuffle (the block's min and max by warp shuffles, then the warps' results) and histogram_shared (a histogram per block in shared memory, its non-zero counters added to the query's), whole */
+    /* WRITE BEGIN privatised: reduce_shuffle and histogram_shared, whole */
     extern __shared__ uint32_t s_hist[];
     int q = q0 + blockIdx.y;
     for (int b = threadIdx.x; b < k; b += blockDim.x)

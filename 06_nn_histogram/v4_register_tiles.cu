@@ -61,7 +61,7 @@ distances_tiled(const float *query, const float *base_t, const float *qnorm, con
     for (int i = 0; i < 8; i++)
         qn[i] = q0 + g8 + i < nq ? qnorm[q0 + g8 + i] : 0.0f;
 
-    /* WRITE BEGIN register_tiles: register tiles: the kernel's loop over its tiles of references - stage the next values while the current ones are used, each thread's 8 x F_RPT products accumulated in registers, and the squared distances written from the dot products (|q|^2 + |r|^2 - 2 q.r) */
+    /* WRITE BEGIN register_tiles: the kernel's loop over its tiles of references */
     float staged[STAGE];
     load_stage<TILE, STAGE>(base_t, refs, d, r_begin, 0, t, staged);
     for (int r0 = r_begin; r0 < r_end; r0 += TILE) {
@@ -88,7 +88,7 @@ distances_tiled(const float *query, const float *base_t, const float *qnorm, con
             int next_r0 = k0 + F_DC < d ? r0 : r0 + TILE;
             if (next_r0 < r_end)
                 load_stage<TILE, STAGE>(base_t, refs, d, next_r0, next_k0, t, staged);
-            /* LAB BEGIN register_tile: for each of the F_DC staged dimensions, add to acc[i][j] the products of this thread's 8 queries (s_q) and its F_RPT references (s_ref, two float4 loads) */
+            /* LAB BEGIN register_tile: acc[i][j] += the products of the staged dimensions */
 #pragma unroll
             for (int kk = 0; kk < F_DC; kk++) {
                 const float4 *src = (const float4 *)(s_ref + kk * TILE + tr * F_RPT);
@@ -116,7 +116,7 @@ distances_tiled(const float *query, const float *base_t, const float *qnorm, con
                 int qi = g8 + i;
                 if (q0 + qi >= nq)
                     break;
-                /* LAB BEGIN dot_form: write the squared distance from the dot product: |q|^2 + |r|^2 - 2 q.r, never below 0 */
+                /* LAB BEGIN dot_form: the squared distance from the dot product, never below 0 */
                 float s = qn[i] + rn - 2.0f * acc[i][j];
                 s = s > 0.0f ? s : 0.0f; /* rounding on non-integer data; never -0 */
                 dist[(size_t)qi * refs + r] = s;

@@ -145,14 +145,14 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
                     break;
                 float s = qn[i] + rn - 2.0f * acc[i][j];
                 s = s > 0.0f ? s : 0.0f; /* rounding on non-integer data; never -0 */
-                /* WRITE BEGIN fused: fusion: each distance, as soon as it is computed, kept for its query's min and max (first pass) or counted at its bin (second pass), and, at the end of a block, the min/max of its queries reduced and the shared histograms added to the global one */
+                /* WRITE BEGIN fused: fusion: each distance kept for min and max, or counted, as computed */
                 if (pass == PASS_MINMAX) {
-                    /* LAB BEGIN fused_minmax: the first pass: keep the smallest and largest distance of query i (as unsigned words: non-negative floats order as their bits) */
+                    /* LAB BEGIN fused_minmax: the first pass: keep query i's smallest and largest distance */
                     my_min[i] = min(my_min[i], __float_as_uint(s));
                     my_max[i] = max(my_max[i], __float_as_uint(s));
                     /* LAB END fused_minmax */
                 } else {
-                    /* LAB BEGIN fused_count: the second pass: count the distance at its exact bin, in the block's shared histograms where they fit (shared_hist), else in the global one */
+                    /* LAB BEGIN fused_count: the second pass: count the distance at its exact bin */
                     const float *thr = threshold + (size_t)(q0 + qi) * (k - 1);
                     int b = nn_bin_guessed(s, thr, k, s_root[qi], s_scale[qi]);
                     uint32_t *counter = shared_hist ? &s_hist[qi * k + b]
@@ -165,7 +165,7 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
         }
     }
 
-    /* WRITE BEGIN fused: fusion: each distance, as soon as it is computed, kept for its query's min and max (first pass) or counted at its bin (second pass), and, at the end of a block, the min/max of its queries reduced and the shared histograms added to the global one */
+    /* WRITE BEGIN fused: fusion: each distance kept for min and max, or counted, as computed */
     if (pass == PASS_MINMAX) {
 #pragma unroll
         for (int i = 0; i < 8; i++) { /* the warp's min/max (one team), then one shared atomic */

@@ -78,7 +78,7 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
     if (pass == PASS_HISTOGRAM && shared_hist)
         for (int i = t; i < TQ * k; i += F_THREADS)
             s_hist[i] = 0;
-    /* WRITE BEGIN margin_bins: binning without lookups: each query's margin read with its root and scale, each distance's bin from nn_bin_fast (the thresholds looked up only within the margin of one), and the margins computed with the thresholds */
+    /* WRITE BEGIN margin_bins: binning without lookups: margins, and bins by nn_bin_fast */
     if (t < TQ) {
         s_min[t] = 0xFFFFFFFFu;
         s_max[t] = 0;
@@ -155,9 +155,9 @@ fused_pass(int pass, const float *query, const float *base_t, const float *qnorm
                     my_min[i] = min(my_min[i], __float_as_uint(s));
                     my_max[i] = max(my_max[i], __float_as_uint(s));
                 } else {
-                    /* WRITE BEGIN margin_bins: binning without lookups: each query's margin read with its root and scale, each distance's bin from nn_bin_fast (the thresholds looked up only within the margin of one), and the margins computed with the thresholds */
+                    /* WRITE BEGIN margin_bins: binning without lookups: margins, and bins by nn_bin_fast */
                     const float *thr = threshold + (size_t)(q0 + qi) * (k - 1);
-                    /* LAB BEGIN fast_bin: b = the exact bin of s, looking the thresholds up only where s lies within the query's margin of one (nn_bin_fast) */
+                    /* LAB BEGIN fast_bin: b = the exact bin of s, by nn_bin_fast */
                     /* LAB STUB int b = 0; */
                     int b = nn_bin_fast(s, thr, k, s_root[qi], s_scale[qi], s_margin[qi]);
                     /* LAB END fast_bin */
@@ -262,8 +262,8 @@ static void run(nn_device *dev, int reduce)
     (void)reduce;
     run_pass(dev, PASS_MINMAX);
     step_timer_mark(&dev->timer, 0, NN_STEP_MINMAX);
-    /* WRITE BEGIN margin_bins: binning without lookups: each query's margin read with its root and scale, each distance's bin from nn_bin_fast (the thresholds looked up only within the margin of one), and the margins computed with the thresholds */
-    /* LAB BEGIN margins: compute every query's bin thresholds and, for the margin test, its margin (nn_launch_thresholds) */
+    /* WRITE BEGIN margin_bins: binning without lookups: margins, and bins by nn_bin_fast */
+    /* LAB BEGIN margins: every query's thresholds and margin (nn_launch_thresholds) */
     nn_launch_thresholds(dev, 0, dev->p.queries, 1);
     /* LAB END margins */
     /* WRITE END margin_bins */

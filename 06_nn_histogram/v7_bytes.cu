@@ -121,7 +121,7 @@ fused_pass(int pass, const uint32_t *query4, const uint32_t *base4, const float 
             int next_r0 = k0 + F_WC < dw ? r0 : r0 + TILE;
             if (next_r0 < r_end)
                 load_stage<TILE, STAGE>(base4, refs, dw, next_r0, next_k0, t, staged);
-            /* WRITE BEGIN bytes: bytes and __dp4a: each staged word of 4 reference bytes against the 8 queries' words, four byte products a __dp4a into integer sums, and the squared distance from them, exact in int */
+            /* WRITE BEGIN bytes: bytes and __dp4a: integer sums of byte products, exact distances */
 #pragma unroll
             for (int kk = 0; kk < F_WC; kk++) {
                 const uint4 *src = (const uint4 *)(s_ref + kk * TILE + tr * F_RPT);
@@ -130,7 +130,7 @@ fused_pass(int pass, const uint32_t *query4, const uint32_t *base4, const float 
 #pragma unroll
                 for (int i = 0; i < 8; i++) {
                     uint32_t qv = s_q[(g8 + i) * F_WC + kk];
-                    /* LAB BEGIN dp4a: add to acc[i][j] the dot product of query word qv and reference word r[j]: four byte products in one __dp4a */
+                    /* LAB BEGIN dp4a: acc[i][j] += query word qv . reference word r[j], in one __dp4a */
 #pragma unroll
                     for (int j = 0; j < F_RPT; j++)
                         acc[i][j] = __dp4a(qv, r[j], acc[i][j]); /* unsigned bytes */
@@ -151,9 +151,9 @@ fused_pass(int pass, const uint32_t *query4, const uint32_t *base4, const float 
                 int qi = g8 + i;
                 if (q0 + qi >= nq)
                     break;
-                /* WRITE BEGIN bytes: bytes and __dp4a: each staged word of 4 reference bytes against the 8 queries' words, four byte products a __dp4a into integer sums, and the squared distance from them, exact in int */
+                /* WRITE BEGIN bytes: bytes and __dp4a: integer sums of byte products, exact distances */
                 /* WRITE STUB float s = 0.0f; */
-                /* LAB BEGIN exact_distance: s = the squared distance from the integer dot product: |q|^2 + |r|^2 - 2 q.r, in int (exact) then as float */
+                /* LAB BEGIN exact_distance: s = the squared distance from the integer dot product, exact */
                 /* LAB STUB float s = 0.0f; */
                 float s = (float)(qn[i] + rn - 2 * (int)acc[i][j]); /* exact, below 2^24 */
                 /* LAB END exact_distance */

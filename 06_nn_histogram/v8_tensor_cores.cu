@@ -265,8 +265,8 @@ static void run_pass(nn_device *dev, int pass)
  * m8n8k16, imma_layout.h; make NN_MMA=m8n8k16 builds that form on any GPU). */
 static __device__ __forceinline__ void mma_u8(int c[4], const uint32_t a[4], const uint32_t b[2])
 {
-    /* WRITE BEGIN tensor_cores: integer tensor cores: the mma.sync m16n8k32 instruction on unsigned bytes (mma_u8; on Turing four m8n8k16), a thread's words of its two 16-byte pieces (words_of), and a warp step's loop over the blocks of 32 dimensions: the queries' B fragments, the references' A fragments and their mma */
-    /* LAB BEGIN mma: one warp-wide integer mma: c (16 x 8 int32 sums, 4 a thread) += a (16 x 32 bytes, 4 words) times b (32 x 8 bytes, 2 words) - mma.sync m16n8k32 on unsigned bytes, in inline PTX (on compute capability 7.5, four mma_u8_m8n8k16 of imma_layout.h) */
+    /* WRITE BEGIN tensor_cores: mma_u8, words_of, and a warp step's loop of mma */
+    /* LAB BEGIN mma: one warp-wide integer mma, m16n8k32 on unsigned bytes */
 #if __CUDA_ARCH__ >= 800 && !defined(NN_MMA_M8N8K16)
     asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 "
         "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
@@ -288,7 +288,7 @@ static __device__ __forceinline__ void mma_u8(int c[4], const uint32_t a[4], con
 /* A thread's 8 packed words of one vector and block, from its two 16-byte pieces. */
 static __device__ __forceinline__ void words_of(uint4 lo, uint4 hi, uint32_t w[8])
 {
-    /* WRITE BEGIN tensor_cores: integer tensor cores: the mma.sync m16n8k32 instruction on unsigned bytes (mma_u8; on Turing four m8n8k16), a thread's words of its two 16-byte pieces (words_of), and a warp step's loop over the blocks of 32 dimensions: the queries' B fragments, the references' A fragments and their mma */
+    /* WRITE BEGIN tensor_cores: mma_u8, words_of, and a warp step's loop of mma */
     /* LAB BEGIN fragment_words: w[0..7]: the 8 words of the two 16-byte pieces, lo first */
     w[0] = lo.x, w[1] = lo.y, w[2] = lo.z, w[3] = lo.w;
     w[4] = hi.x, w[5] = hi.y, w[6] = hi.z, w[7] = hi.w;
@@ -393,7 +393,7 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
 #pragma unroll
             for (int n = 0; n < NQ; n++)
                 acc[mt][n][0] = acc[mt][n][1] = acc[mt][n][2] = acc[mt][n][3] = 0;
-        /* WRITE BEGIN tensor_cores: integer tensor cores: the mma.sync m16n8k32 instruction on unsigned bytes (mma_u8; on Turing four m8n8k16), a thread's words of its two 16-byte pieces (words_of), and a warp step's loop over the blocks of 32 dimensions: the queries' B fragments, the references' A fragments and their mma */
+        /* WRITE BEGIN tensor_cores: mma_u8, words_of, and a warp step's loop of mma */
 #pragma unroll
         for (int kb = 0; kb < KB; kb++) {
             if (kb > 0)

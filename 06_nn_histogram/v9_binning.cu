@@ -317,7 +317,8 @@ static __device__ __forceinline__ void load_step(const uint4 *rows, int kb,
  * PASS_MINMAX keeps each query's smallest and largest s; PASS_HISTOGRAM bins
  * s as versions 6 to 8 do (or, for K <= SMALLK + 1, by comparing it with each
  * threshold) into one private histogram per query in shared memory
- * (copies = 1), or straight into global memory when copies = 0.  The pass, NQ, the warps per block, SMALLK and KB (blocks of
+ * (copies = 1), or straight into global memory when copies = 0.  The
+ * pass, NQ, the warps per block, SMALLK and KB (blocks of
  * 128 dimensions) are template parameters: the accumulators stay in
  * registers, every loop over them unrolls, and each pass is compiled with
  * only its own registers. */
@@ -481,14 +482,14 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                 for (int j = 0; j < 2; j++)
                     qn[j] = HOIST ? h_qn[n][j] : s_qn[ql[j]];
                 if (SMALLK) { /* K <= SMALLK + 1: count the thresholds at or below s */
-                    /* WRITE BEGIN latency: binning without a branch to wait on: for K <= SMALLK + 1, a distance's bin as the count of its query's thresholds at or below it; else the sure guesses of all the distances first, and the thresholds asked only where one is unsure (rare) */
+                    /* WRITE BEGIN latency: binning without a branch to wait on */
 #pragma unroll
                     for (int j = 0; j < 2; j++) {
                         const float *thr = s_thr + ql[j] * SMALLK;
 #pragma unroll
                         for (int e = 0; e < E; e++) {
                             float s = (float)(qn[j] + d[j][e]);
-                            /* LAB BEGIN small_k_bins: K <= SMALLK + 1: bin[j][e] = how many of the query's thresholds are at or below s - no branch, no lookup */
+                            /* LAB BEGIN small_k_bins: bin[j][e]: the thresholds at or below s */
                             bin[j][e] = 0;
 #pragma unroll
                             for (int b = 0; b < SMALLK; b++)
@@ -506,12 +507,12 @@ imma_pass(const uint4 *query8, const uint4 *base8, const float *qnorm, const flo
                         qmargin[j] = HOIST ? h_margin[n][j] : s_margin[ql[j]];
                     }
                     bool any_unsure = false;
-                    /* WRITE BEGIN latency: binning without a branch to wait on: for K <= SMALLK + 1, a distance's bin as the count of its query's thresholds at or below it; else the sure guesses of all the distances first, and the thresholds asked only where one is unsure (rare) */
+                    /* WRITE BEGIN latency: binning without a branch to wait on */
 #pragma unroll
                     for (int j = 0; j < 2; j++)
 #pragma unroll
                         for (int e = 0; e < E; e++) {
-                            /* LAB BEGIN sure_guesses: bin[j][e] = the guessed bin of the distance (nn_guess_small, nn_bin_sure_guess); any_unsure records a guess within the margin of a threshold */
+                            /* LAB BEGIN sure_guesses: bin[j][e]: the guessed bin; any_unsure if unsure */
                             float g_s = nn_guess_small((float)(qn[j] + d[j][e]), root[j], scale[j]);
                             any_unsure |= !nn_bin_sure_guess(g_s, k, qmargin[j], &bin[j][e]);
                             /* LAB END sure_guesses */
