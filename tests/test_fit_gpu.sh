@@ -38,4 +38,20 @@ rc=$?
 check_that "a report of one more block a multiprocessor is a mismatch (exit $rc)" \
     grep -q '^MISMATCH 05.4 downsweep' "$tmp/off.out"
 check_that "and the check fails on it" test "$rc" -ne 0
+
+# a template instance that tools/fit-not-launched.txt names (07.16's pairs in wide tiles) is
+# named as not launched below its first architecture, and launched there; read from a row
+# made up with 07.16's file, where the launch table has none yet
+wide=_Z13onesweep_passILi512ELi24ELi0ELi2EEv9pass_args
+if grep -q "entry function '$wide'" build/obj/07_onesweep/step16_*.ptxas 2>/dev/null; then
+    { cat "$launch"
+      echo "2026-12-08,07.16,07_onesweep/step16_wide_pairs.cu,$wide,512,64,16,215040,32,2,1,4"; } >"$tmp/wide.csv"
+    FIT_LAUNCH=$tmp/wide.csv tools/fit-check.sh >"$tmp/wide.out" 2>&1
+    row=$(grep '^| 07.16 | `onesweep_pass<512,24,0,2>`' "$tmp/wide.out")
+    check_that "07.16's wide pairs kernel is named by its instance and not launched below sm_90 ($(cut -c1-200 <<<"$row"))" \
+        grep -qE '^(\| [^|]* ){4}\| not launched: pairs with their slots in registers [^|]*\| not launched' <<<"$row"
+    check_that "and launched on sm_90 ($(cut -c1-200 <<<"$row"))" grep -qE '\| [0-9]+ x 512, [0-9]+% \([0-9]+ regs\) \|$' <<<"$row"
+else
+    echo "test_fit_gpu: no sm_90 ptxas report of 07.16's wide pairs kernel in this build: its not-launched check skipped"
+fi
 finish test_fit_gpu
