@@ -50,8 +50,8 @@ CU
 printf 'int x = 1; /* %0120d */\n' 0 >>"$tmp/bad.cu"
 check_that "wide_functions finds a function of 9 parameters over two lines" \
     grep -q ' wide 9$' <(wide_functions "$tmp/bad.cu")
-check_that "wide_functions counts a parameter that is a pointer to a function as one" \
-    test -z "$(awk -f tools/function-params.awk "$tmp/bad.cu" | grep ' fine ' | grep -v ' fine 2$')"
+check_that "the count takes a parameter that is a pointer to a function as one" \
+    grep -q ' fine 2$' <(awk -f tools/function-params.awk "$tmp/bad.cu")
 check_that "measured_comments finds a time and a ratio to CUB in a comment, and a measured loss" \
     test "$(measured_comments "$tmp/bad.cu" | grep -c 'bad.cu:[12]:')" -eq 2
 check_that "loud_hooks finds a hook defined with a body" grep -q 'TEST_HOLD' <(loud_hooks "$tmp/bad.cu")
