@@ -328,9 +328,7 @@ __device__ __forceinline__ uint32_t rank_in_warp_by_atomics_or_match(uint32_t di
     const unsigned lane = threadIdx.x % 32;
     /* WRITE BEGIN crowded: the tile's crowding from its counts; a crowded tile ranks by match */
     /* WRITE STUB (void)crowded; */
-    /* WRITE STUB atomicOr(&masks[digit], 1u << lane); */
-    /* WRITE STUB __syncwarp(); */
-    /* WRITE STUB unsigned same = masks[digit]; */
+    /* WRITE STUB unsigned same = 0; */
     unsigned same;
     /* LAB BEGIN lanes_of_digit: the lanes whose key has this digit: by match where crowded, else by atomicOr */
     /* LAB STUB same = 0; (void)crowded; (void)masks; */
