@@ -16,7 +16,7 @@
 set -u
 cd "$(dirname "$0")/.."
 source tests/cli_lib.sh # check_that, fail, finish, $tmp
-. tools/steps-lib.sh    # step_ids, step_field
+. tools/steps-lib.sh    # steps, step_ids, step_field, last_stage_step
 
 max_params=8 max_line=120
 measured='[0-9][0-9.]* ?(ms|us|µs|GB/s|GiB/s|Gkeys/s)([^A-Za-z]|$)|[0-9][0-9.]*x (CUB|SortPairs|SortKeys|the step|faster|slower)|[0-9] ?%|[Mm]easured|[0-9] percent'
@@ -58,19 +58,15 @@ check_that "loud_hooks finds a hook defined with a body" grep -q 'TEST_HOLD' <(l
 check_that "long_lines finds a line over $max_line characters" grep -q 'bad.cu:9$' <(long_lines "$tmp/bad.cu")
 
 # ---- every step ------------------------------------------------------------------------------------
-found=""
-for id in $(step_ids); do found+=$(long_lines "$(step_field "$id" 2)"); found+=" "; done
+found=$(for f in $(steps | cut -f2); do long_lines "$f"; done)
 check_that "steps.txt lists the steps" test -n "$(step_ids)"
-check_that "lines over $max_line characters: $(echo $found)" test -z "$(echo $found)"
+check_that "lines over $max_line characters: $(echo $found)" test -z "$found"
 
 # ---- stage 07 --------------------------------------------------------------------------------------
-files=() last=""
-for id in $(step_ids | grep '^07\.'); do
-    files+=("$(step_field "$id" 2)")
-    last=$(step_field "$id" 2)
-done
-check_that "steps.txt lists stage 07's steps" test ${#files[@]} -gt 0
-for f in "${files[@]}"; do
+files=$(steps | awk -F'\t' '$1 ~ /^07\./ { print $2 }')
+last=$(step_field "$(last_stage_step 07)" 2)
+check_that "steps.txt lists stage 07's steps" test -n "$files"
+for f in $files; do
     found=$(wide_functions "$f")
     check_that "$f: functions of more than $max_params parameters: $(echo $found)" test -z "$found"
 done
@@ -80,6 +76,7 @@ found=$(measured_comments "$last")
 check_that "$last: comments with a measured figure (they belong in the README and results/): $found" test -z "$found"
 found=$(loud_hooks "$last")
 check_that "$last: test hooks defined with a body (the test program defines them): $found" test -z "$found"
-check_that "$last: its test hooks are defined by the test program first (test_hooks.cu)" \
-    bash -c "for h in \$(grep -o '^#define TEST_[A-Z_]*' '$last' | cut -d' ' -f2); do grep -q \"^#define \$h\" 07_onesweep/test_hooks.cu || exit 1; done"
+found=$(for h in $(grep -o '^#define TEST_[A-Z_]*' "$last" | cut -d' ' -f2); do
+            grep -q "^#define $h" 07_onesweep/test_hooks.cu || echo "$h"; done)
+check_that "$last: its test hooks are defined by the test program first (test_hooks.cu; not: $found)" test -z "$found"
 finish test_model_files
