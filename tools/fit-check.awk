@@ -40,8 +40,9 @@ function short_name(mangled,    len, name, rest, args) {
     }
     return (args != "" && substr(rest, 1, 1) == "E") ? name "<" args ">" : name
 }
-# a template instance's name without its arguments
-function base_name(name) { sub(/<.*/, "", name); return name }
+# the entry of a list (fit-planned.txt, fit-not-launched.txt) for a kernel: its own name, or
+# for a template instance its template's where the list does not name the instance
+function entry(name, list) { if (!(name in list)) sub(/<.*/, "", name); return name }
 # fit ARCH KERNEL_ROW: "blocks" a multiprocessor holds, 0 and why in fit_why if none
 function fit(a, regs, smem, threads,    warps, by_warps, by_regs, by_smem, by_blocks, per_block, regs_warp, best) {
     fit_why = ""
@@ -144,7 +145,7 @@ END {
             name = short_name(kern[i])
             # a kernel the step does not launch on this architecture: what runs instead
             # (fit-not-launched.txt names a kernel, or one instance of a template)
-            nl_key = (name in launched_from) ? name : base_name(name)
+            nl_key = entry(name, launched_from)
             if ((nl_key in launched_from) && substr(ar, 4) + 0 < substr(launched_from[nl_key], 4) + 0) {
                 cells = cells " not launched: " instead[nl_key] " |"
                 not_here[step[i], ar] = instead[nl_key]
@@ -153,7 +154,7 @@ END {
             # a planned kernel takes at most what this GPU allows a block, less the room
             # its plan keeps for the static arrays (2 KB)
             smaller = 0
-            if (((name in planned) || (base_name(name) in planned)) && total > L[ar, "smem_block_optin"] - 2048) {
+            if ((entry(name, planned) in planned) && total > L[ar, "smem_block_optin"] - 2048) {
                 total = L[ar, "smem_block_optin"] - 2048; smaller = 1
             }
             b = fit(ar, regs, total, block[i])
