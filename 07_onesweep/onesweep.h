@@ -78,6 +78,9 @@ void s07_count_ranks(const uint32_t *keys, int block, int kpt, int bits, uint32_
  * multiprocessor (the occupancy calculator's count). */
 int s07_wide_pairs(const sort_options *opt, int *blocks);
 
+/* Step 07.17 on: where digit's lane-mask word and counter sit in a warp's rows (bin_of). */
+uint32_t s07_bin_of(uint32_t digit);
+
 /* The flags of a look-back word. */
 #define S07_AGGREGATE (1u << 30)
 #define S07_PREFIX (2u << 30)

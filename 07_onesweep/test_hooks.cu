@@ -316,3 +316,7 @@ int s07_wide_pairs(const sort_options *opt, int *blocks)
     return wide;
 }
 #endif
+
+#if STEP >= 17
+uint32_t s07_bin_of(uint32_t digit) { return bin_of(digit); }
+#endif

@@ -95,6 +95,9 @@ static void pool_close(mg_world *w);
 int mg_world_open(mg_world *w, int gpus, int *argc, char ***argv, char *err, size_t errlen)
 {
     memset(w, 0, sizeof *w);
+    /* NVLink multicast (NVLS) off unless the environment sets it: the exchange is point to
+     * point and never uses it, and on a shared host it can leave the GPUs unusable */
+    setenv("NCCL_NVLS_ENABLE", "0", 0);
     int status;
     if (under_mpirun()) {
 #ifdef MG_MPI

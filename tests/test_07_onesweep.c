@@ -832,6 +832,66 @@ static void test_values_early(void)
 }
 #endif
 
+#if STEP >= 17
+/* ---- digits spread over the banks (07.17) ------------------------------------------------- */
+
+/* bin_of is a permutation of the digits of every width, 1 to 8 bits; the eight digits that
+ * differ only in their top three bits (0, 32, ..., 224, and each such group) get eight banks
+ * for their lane-mask words (bin % 32) and eight for their counters' words (bin / 2 % 32).
+ * Then keys with few 1 bits (and2, whose digits crowd those groups), alone and as pairs, on
+ * sizes about a tile of the default shape: a digit counted in one bin and ranked from
+ * another breaks the order. */
+static int banks_of_top_bit_groups(int counter_words)
+{
+    int worst = 32;
+    for (uint32_t low = 0; low < 32; low++) {
+        uint32_t banks = 0;
+        for (uint32_t top = 0; top < 8; top++) {
+            uint32_t bin = s07_bin_of(top << 5 | low);
+            banks |= 1u << ((counter_words ? bin / 2 : bin) % 32);
+        }
+        int used = 0;
+        for (; banks; banks &= banks - 1)
+            used++;
+        worst = used < worst ? used : worst;
+    }
+    return worst;
+}
+
+static void test_spread_bins(void)
+{
+    for (int width = 1; width <= 8; width++) {
+        const uint32_t bins = 1u << width;
+        unsigned char seen[256] = {0};
+        uint32_t outside = 0, twice = 0;
+        for (uint32_t d = 0; d < bins; d++) {
+            uint32_t bin = s07_bin_of(d);
+            if (bin >= bins)
+                outside++;
+            else if (seen[bin]++)
+                twice++;
+        }
+        CHECK_MSG(outside == 0 && twice == 0, "bin_of at %d bits: %u digits sent past the last "
+                  "bin, %u bins taken twice (a permutation of the %u digits has none)", width,
+                  outside, twice, bins);
+    }
+    int masks = banks_of_top_bit_groups(0), counters = banks_of_top_bit_groups(1);
+    CHECK_MSG(masks == 8, "eight digits that differ in their top three bits alone: their lane "
+              "masks' words in as few as %d banks, not 8", masks);
+    CHECK_MSG(counters == 8, "eight digits that differ in their top three bits alone: their "
+              "counters' words in as few as %d banks, not 8", counters);
+    sort_options opt = STAGE.defaults;
+    const size_t tile = (size_t)opt.block * opt.kpt, sizes[] = {tile - 1, 9 * tile + 513};
+    char label[96];
+    for (int pairs = 0; pairs <= 1; pairs++)
+        for (int s = 0; s < 2; s++) {
+            snprintf(label, sizeof label, "%s of and2 keys: n=%zu", pairs ? "pairs" : "keys",
+                     sizes[s]);
+            check_made(label, &opt, sizes[s], DIST_AND2, 60 + (uint64_t)(pairs * 2 + s), pairs);
+        }
+}
+#endif
+
 #if STEP >= 11
 /* ---- whole tiles of keys loaded without a bound check (07.11) ------------------------------ */
 
@@ -932,6 +992,9 @@ int main(int argc, char **argv)
 #if STEP >= 16
     TEST_GROUP(test_pair_tiles);
     TEST_GROUP(test_values_early);
+#endif
+#if STEP >= 17
+    TEST_GROUP(test_spread_bins);
 #endif
 #if STEP >= 2
     TEST_GROUP(test_skipping);

@@ -37,6 +37,11 @@
 #     smoke08   stage 08's first look: each step on 1, 2 and every GPU, small and 2^28
 #               keys, verbose, and under mpirun where the build has MPI, each run under a
 #               timeout (a lost NCCL peer hangs): smoke08.log
+#     socket08  stage 08's exchange where the network sets its rate, simulated on one host:
+#               nccl_alltoall and 08's last step at SOCKET08_N keys (default 2^30) on 2 GPUs
+#               and on every GPU, first as NCCL chooses (NVLink), then with its peer-to-peer
+#               and shared-memory transports off (NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1: its
+#               sockets), each under a timeout: socket08.log
 #     scout06   stage 06 at a tenth of the full size (1,000 queries), K = 5 and 5000,
 #               every version: what the full-size runs of `bench` with nn06 will cost
 set -u
@@ -146,6 +151,38 @@ for part in "${parts[@]}"; do
         else
             note "smoke08: no MPI in this build (mpicc: $(command -v mpicc || echo none), mpirun: $(command -v mpirun || echo none))"
         fi ;;
+    socket08)
+        rc=0
+        all=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+        keys=${SOCKET08_N:-1073741824}
+        wire() { # TRANSPORT ARGS...: one run with NCCL's transports as TRANSPORT says, logged
+            local transport=$1
+            shift
+            echo "=== transport=$transport: $*" >>"$OUT/socket08.log"
+            if [ "$transport" = socket ]; then
+                NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 timeout --kill-after=5 "${SOCKET08_TIMEOUT:-300}" "$@" \
+                    >>"$OUT/socket08.log" 2>&1
+            else
+                timeout --kill-after=5 "${SOCKET08_TIMEOUT:-300}" "$@" >>"$OUT/socket08.log" 2>&1
+            fi
+            local r=$?
+            echo "=== exit $r" >>"$OUT/socket08.log"
+            [ "$r" -eq 0 ] || rc=$r
+            note "socket08: exit $r: transport=$transport ${*#build/bin/}"
+        }
+        if [ "$all" -lt 2 ]; then
+            note "socket08: not run: $all GPU here, and the exchange needs two or more"
+            not_run+=("$part")
+            continue
+        fi
+        for g in $(printf '%s\n' 2 "$all" | sort -nu); do
+            [ "$g" -le "$all" ] && [ "$g" -ge 2 ] || continue
+            for transport in nvlink socket; do
+                wire "$transport" build/bin/nccl_alltoall -n "$keys" --gpus "$g"
+                wire "$transport" build/bin/08_multi_gpu --gpus "$g" -n "$keys" --runs 5 --check hash --verbose
+            done
+        done
+        grep -E '^RESULT|^=== transport' "$OUT/socket08.log" | tee -a "$summary" ;;
     scout06)
         rc=0
         for k in 5 5000; do

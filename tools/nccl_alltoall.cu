@@ -256,6 +256,7 @@ int main(int argc, char **argv)
     int devs[MAX_GPUS];
     for (int r = 0; r < g; r++)
         devs[r] = r;
+    setenv("NCCL_NVLS_ENABLE", "0", 0); /* NVLink multicast off, as 08_multi_gpu has it */
     NCCL_CHECK(ncclCommInitAll(x.comm, g, devs));
     for (int r = 0; r < g; r++) {
         char err[256];
