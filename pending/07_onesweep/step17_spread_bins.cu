@@ -4,12 +4,13 @@
  * What changed since step 07.16 (the whole story: README.md)
  *   A warp's lane masks are a row of 32-bit words and its counters a row of
  *   16-bit halves, each indexed by the digit, so digits 32 apart share a bank
- *   of shared memory (64 apart, for the counters).  Keys whose digits are
- *   mostly 0 bits (and2: x & y & z) rank and count in a handful of digits
- *   that all sit in bank 0, and their atomics take turns.  Now each digit's
- *   words sit at bin_of(digit), a permutation of the digits that folds the
- *   top three bits onto the bank's bits: digits that differ in those bits
- *   alone land in eight different banks.  Nothing else moves.
+ *   of shared memory (64 apart, for the counters).  On keys with few 1 bits
+ *   (and2: x & y, each bit 1 with a chance of 1/4) about a quarter of the
+ *   keys have a digit whose low five bits are 0 - eight digits, all in bank
+ *   0 - and their atomics take turns there.  Now each digit's words sit at
+ *   bin_of(digit), a permutation of the digits that folds the top three bits
+ *   onto the bank's bits: digits that differ in those bits alone land in
+ *   eight different banks.  Nothing else moves.
  *
  * Steps: histogram (every pass's digit counts, once), then per pass scatter
  * (ticket, rank, look back, reorder the tile, write runs).
@@ -586,9 +587,10 @@ __device__ __forceinline__ uint32_t add_16(uint16_t *row, uint32_t d, uint32_t a
  * moves the count on.  Spread keys: each lane sets its bit in its digit's
  * word of the warp's masks (at bin_of(digit), as its counter), and the word
  * then names the lanes that share the digit - one atomic where 05.3 spends a
- * ballot per bit - though lanes that share a word take turns at it.  The lowest such lane adds their number to
- * the count with an atomic that returns the count before, clears the word
- * for the next keys, and hands the count to the others with a shuffle. */
+ * ballot per bit - though lanes that share a word take turns at it.  The
+ * lowest such lane adds their number to the count with an atomic that
+ * returns the count before, clears the word for the next keys, and hands the
+ * count to the others with a shuffle. */
 __device__ __forceinline__ uint32_t rank_in_warp_by_atomics_or_match(uint32_t digit,
                                                                      uint32_t *masks,
                                                                      uint16_t *count, int crowded)
