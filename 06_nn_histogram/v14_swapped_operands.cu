@@ -845,9 +845,9 @@ static imma_plan plan_imma(const nn_device *dev, int pass)
          * where two blocks of 8 may not fit.  One group at K = 5000 leaves
          * room for more threads at 80 registers: 24 warps, so that while
          * some wait for their references or their atomics, others have
-         * work.  On the H100 at K = 5000 (1,000 queries, the histogram
-         * pass of version 11; lab exercise 9): 8 warps 4.6 ms, 16 warps 2.8 ms,
-         * 24 warps 2.3 ms, 32 warps 5.4 ms (and spills) */
+         * work; at 32 the registers fall to 64 and spill.  Lab exercise 9
+         * times each count of warps at K = 5000 (ANSWERS.md gives what
+         * they took on one H100). */
         plan.warps = plan.groups == 1 ? I_HIST_WARPS_ONE_GROUP : I_HIST_WARPS;
         /* enough references per block that the final flush of its K counters
          * per query is small beside the distances it counted */

@@ -43,9 +43,8 @@ const char *const MG_STEP_NAME =
 #error "SLICES: 1 to MG_MAX_SLICES (mg.h)"
 #endif
 /* The largest part that is cut into slices; a larger one crosses whole and is sorted once,
- * as in 08.3.  Measured on four H100s (README.md): slices paid with 2^28 keys a GPU and
- * cost with 2^29 and 2^30, where the exchange, sharing the memory with the sorts, took
- * twice its time. */
+ * as in 08.3: past it the exchange, sharing the memory with the slices' sorts, slows by
+ * more than the overlap hides (README.md, "Step 08.4", has the runs that set it). */
 #define OVERLAP_MAX_KEYS ((size_t)1 << 28)
 
 /* What every GPU sends every other: send[r][h] keys from rank r to rank h. */

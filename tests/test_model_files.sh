@@ -8,8 +8,9 @@
 #                      (a struct carries the rest: pass_args, tile_view, pass_shared), but
 #                      stage_sort_pairs, the interface every stage implements
 #                      (common/sort_stage.h)
-#   07's last step:    no measured figure in a comment (times, rates, ratios to CUB: the
-#                      README and results/ hold them); each test hook (TEST_*) it defines
+#   each stage's last: no measured figure in a comment (times, rates, ratios to CUB: the
+#                      README and results/ hold them)
+#   07's last step:    each test hook (TEST_*) it defines
 #                      expands to nothing, so that only the test program, which defines
 #                      the hook first (test_hooks.cu), compiles one into the timed kernels
 # The checks first run on made-up lines, so that each is seen to fail where it should.
@@ -62,6 +63,16 @@ found=$(for f in $(steps | cut -f2); do long_lines "$f"; done)
 check_that "steps.txt lists the steps" test -n "$(step_ids)"
 check_that "lines over $max_line characters: $(echo $found)" test -z "$found"
 
+# ---- each stage's last step -------------------------------------------------------------------------
+stages=$(steps | cut -f1 | cut -d. -f1 | sort -u)
+check_that "steps.txt lists the stages" test "$(wc -w <<<"$stages")" -ge 8
+for stage in $stages; do
+    f=$(step_field "$(last_stage_step "$stage")" 2)
+    found=$(measured_comments "$f")
+    check_that "$f (stage $stage's last): comments with a measured figure (they belong in the README and results/): $found" \
+        test -z "$found"
+done
+
 # ---- stage 07 --------------------------------------------------------------------------------------
 files=$(steps | awk -F'\t' '$1 ~ /^07\./ { print $2 }')
 last=$(step_field "$(last_stage_step 07)" 2)
@@ -72,8 +83,6 @@ for f in $files; do
 done
 found=$(awk -f tools/function-params.awk "$last" | wc -l)
 check_that "$last: the parameter count sees its functions (found $found)" test "$found" -ge 20
-found=$(measured_comments "$last")
-check_that "$last: comments with a measured figure (they belong in the README and results/): $found" test -z "$found"
 found=$(loud_hooks "$last")
 check_that "$last: test hooks defined with a body (the test program defines them): $found" test -z "$found"
 found=$(for h in $(grep -o '^#define TEST_[A-Z_]*' "$last" | cut -d' ' -f2); do
