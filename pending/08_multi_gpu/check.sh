@@ -6,11 +6,12 @@
 #   test  stage 08's test program: on one GPU the library alone (its large path forced onto
 #         small inputs: chunked passes whose last chunk is shorter, and cuts), on two GPUs
 #         and more every step too
+#   memcheck  the same program's short run (--small) under compute-sanitizer's memcheck
 #   sort  08 on one GPU with the course's library and with the new one, in turns, one
 #         process a run, at 2^28 keys (a launch a pass), 2^31 (chunked: three launches a
 #         pass) and 2^32 + 5 (cut by the top byte, then chunked), uniform and few keys,
 #         each checked by hash
-# (default: both).  The tree itself is not changed.  Logs go to $OUT (default
+# (default: all three).  The tree itself is not changed.  Logs go to $OUT (default
 # build/pending-08-lib); the last line says which parts passed.  Without a GPU it stops
 # after the builds with the program's own line, exit 77.
 set -u
@@ -20,7 +21,7 @@ OUT=${OUT:-$root/build/pending-08-lib}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(test sort)
+[ ${#parts[@]} -gt 0 ] || parts=(test memcheck sort)
 note() { echo "$*" | tee -a "$OUT/summary.txt"; }
 export NCCL_NVLS_ENABLE=0
 
@@ -65,12 +66,18 @@ for part in "${parts[@]}"; do
         rc=$?
         [ "$rc" -ne 77 ] || ! grep -q 'library alone on GPU 0 ran first' "$OUT/test.log" || rc=0
         note "test: exit $rc: $(tail -n 1 "$OUT/test.log")" ;;
+    memcheck)
+        compute-sanitizer --tool memcheck --report-api-errors no "$tree/build/tests/test_08_multi_gpu" --small \
+            >"$OUT/memcheck.log" 2>&1
+        rc=$?
+        [ "$rc" -ne 77 ] || ! grep -q 'library alone on GPU 0 ran first' "$OUT/memcheck.log" || rc=0
+        note "memcheck: exit $rc: $(grep -m1 'ERROR SUMMARY' "$OUT/memcheck.log")" ;;
     sort)
         sorts >"$OUT/sort.log" 2>&1
         rc=$?
         note "sort: exit $rc, $(grep -c RESULT "$OUT/sort.log") runs ($OUT/sort.log)" ;;
     *)
-        note "check: no part '$part' (test sort)"
+        note "check: no part '$part' (test memcheck sort)"
         rc=2 ;;
     esac
     if [ "$rc" -eq 0 ]; then passed+=("$part"); else failed+=("$part"); fi
