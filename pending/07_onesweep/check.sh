@@ -2,7 +2,7 @@
 # pending/07_onesweep/check.sh [PART...] - what step 07.17 needs from a GPU before it
 # becomes a step (pending/README.md), in one go: in a scratch copy of this tree, the file is
 # put in 07_onesweep/ with its lines in steps.txt and steps.c, and then
-#   test      its test program, short and whole (TEST_FULL=1)
+#   test      its test program, as make test runs it and whole (--full)
 #   race      07.16 and 07.17 in turns, one process a run, on the inputs the lesson targets
 #             (and2 at 2^24+1 and 2^28), on uniform keys and pairs (what it must not slow),
 #             then 07.17 on every distribution at 2^24+1 beside CUB's fastest call
@@ -73,7 +73,7 @@ for part in "${parts[@]}"; do
     start=$SECONDS
     case $part in
     test)
-        { build/tests/test_07_onesweep_17 && TEST_FULL=1 build/tests/test_07_onesweep_17; } >"$OUT/test.log" 2>&1
+        { build/tests/test_07_onesweep_17 && build/tests/test_07_onesweep_17 --full; } >"$OUT/test.log" 2>&1
         rc=$?
         note "test: exit $rc: $(grep 'test_07_onesweep_17:' "$OUT/test.log" | tr '\n' ' ')" ;;
     race)
