@@ -66,6 +66,17 @@ note() { echo "$*" | tee -a "$summary"; }
 gpu_words="${gpu%%,*}, driver ${gpu##*, }"
 note "device-check $(date -u +%FT%TZ) on $gpu_words"
 nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1
+# logged_run LOG LIMIT CMD...: CMD under a timeout of LIMIT s (a lost NCCL peer hangs), its
+# output and its exit status appended to LOG; returns that status
+logged_run() {
+    local log=$1 limit=$2 r
+    shift 2
+    echo "=== $*" >>"$log"
+    timeout --kill-after=5 "$limit" "$@" >>"$log" 2>&1
+    r=$?
+    echo "=== exit $r" >>"$log"
+    return $r
+}
 passed=() failed=() not_run=()
 for part in "${parts[@]}"; do
     start=$(date +%s)
@@ -129,10 +140,8 @@ for part in "${parts[@]}"; do
         rc=0
         all=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
         smoke() { # ARGS...: one run, its output and exit status in the log
-            echo "=== $*" >>"$OUT/smoke08.log"
-            timeout --kill-after=5 "${SMOKE_TIMEOUT:-90}" "$@" >>"$OUT/smoke08.log" 2>&1
+            logged_run "$OUT/smoke08.log" "${SMOKE_TIMEOUT:-90}" "$@"
             local r=$?
-            echo "=== exit $r" >>"$OUT/smoke08.log"
             [ "$r" -eq 0 ] || rc=$r
             note "smoke08: exit $r: ${*#build/bin/}"
         }
@@ -156,17 +165,12 @@ for part in "${parts[@]}"; do
         all=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
         keys=${SOCKET08_N:-1073741824}
         wire() { # TRANSPORT ARGS...: one run with NCCL's transports as TRANSPORT says, logged
-            local transport=$1
+            local transport=$1 sockets=()
             shift
-            echo "=== transport=$transport: $*" >>"$OUT/socket08.log"
-            if [ "$transport" = socket ]; then
-                NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 timeout --kill-after=5 "${SOCKET08_TIMEOUT:-300}" "$@" \
-                    >>"$OUT/socket08.log" 2>&1
-            else
-                timeout --kill-after=5 "${SOCKET08_TIMEOUT:-300}" "$@" >>"$OUT/socket08.log" 2>&1
-            fi
+            [ "$transport" != socket ] || sockets=(env NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1)
+            echo "=== transport=$transport" >>"$OUT/socket08.log"
+            logged_run "$OUT/socket08.log" "${SOCKET08_TIMEOUT:-300}" "${sockets[@]}" "$@"
             local r=$?
-            echo "=== exit $r" >>"$OUT/socket08.log"
             [ "$r" -eq 0 ] || rc=$r
             note "socket08: exit $r: transport=$transport ${*#build/bin/}"
         }
@@ -182,7 +186,7 @@ for part in "${parts[@]}"; do
                 wire "$transport" build/bin/08_multi_gpu --gpus "$g" -n "$keys" --runs 5 --check hash --verbose
             done
         done
-        grep -E '^RESULT|^=== transport' "$OUT/socket08.log" | tee -a "$summary" ;;
+        grep -E '^RESULT|^=== (transport|env |build/)' "$OUT/socket08.log" | tee -a "$summary" ;;
     scout06)
         rc=0
         for k in 5 5000; do

@@ -12,35 +12,22 @@
 # Without a GPU it stops after the build, exit 77.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-root=$PWD
+. pending/lib.sh
 variant=${1:-bal2}
 log=results/nvidia-h100-80gb-hbm3/onesweep07_variants_2026-12-08.log
-OUT=${OUT:-$root/build/pending-variant-$variant}
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-note() { echo "$*" | tee -a "$OUT/summary.txt"; }
-
-tree=${TMPDIR:-/tmp}/pending-variant-$variant
-rm -rf "$tree"
-mkdir -p "$tree"
-tar -C "$root" --exclude=./build --exclude=./.git -cf - . | tar -C "$tree" -xf -
-cd "$tree" || exit 1
+pending_setup "pending-variant-$variant"
 awk -v v="xp_$variant.cu" '$0 == "## diff 07_onesweep/step16_wide_pairs.cu " v { on = 1; next }
     /^## diff / { on = 0 } on' "$log" >"$OUT/$variant.diff"
 [ -s "$OUT/$variant.diff" ] || { note "profile: no variant '$variant' in $log"; exit 2; }
-patch -s -o 07_onesweep/step17_variant.cu 07_onesweep/step16_wide_pairs.cu <"$OUT/$variant.diff" ||
+patch -s -o "$tree/07_onesweep/step17_variant.cu" "$tree/07_onesweep/step16_wide_pairs.cu" <"$OUT/$variant.diff" ||
     { note "profile: its diff does not apply to 07.16 as the tree has it now"; exit 2; }
-printf '07.17\t07_onesweep/step17_variant.cu\tlesson\tadvanced\thopper\tthe variant %s of 07.16\n' "$variant" >>steps.txt
-sed -i -e 's/^STEP_DECLARE_PAIRS(16)$/STEP_DECLARE_PAIRS(16)\nSTEP_DECLARE_PAIRS(17)/' \
-    -e 's/STEP_ENTRY_PAIRS(15), STEP_ENTRY_PAIRS(16)};/STEP_ENTRY_PAIRS(15), STEP_ENTRY_PAIRS(16),\n                                  STEP_ENTRY_PAIRS(17)};/' \
-    -e 's/STAGE_STEP_COUNT = 16;/STAGE_STEP_COUNT = 17;/' 07_onesweep/steps.c
-grep -q 'STAGE_STEP_COUNT = 17;' 07_onesweep/steps.c || { note "profile: 07_onesweep/steps.c did not take step 17"; exit 2; }
+add_step17 07_onesweep/step17_variant.cu "the variant $variant of 07.16" ||
+    { note "profile: 07_onesweep/steps.c did not take step 17"; exit 2; }
+cd "$tree" || exit 1
 note "profile: the variant $variant as step 17 in $tree ($(date -u +%FT%TZ))"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$OUT/gpu.txt" 2>&1
 make -j"$(nproc)" build/bin/07_onesweep >"$OUT/build.log" 2>&1 ||
     { note "profile: the build failed ($OUT/build.log): $(grep -m1 -i error "$OUT/build.log")"; exit 1; }
-build/bin/07_onesweep --step 17 -n 1000 >"$OUT/probe.log" 2>&1
-[ $? -ne 77 ] || { note "profile: $(tail -n 1 "$OUT/probe.log")"; exit 77; }
+stop_without_gpu build/bin/07_onesweep --step 17 -n 1000
 
 status=0
 for turn in 1 2 3; do

@@ -16,31 +16,21 @@
 # after the builds with the program's own line, exit 77.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-root=$PWD
-OUT=${OUT:-$root/build/pending-08-lib}
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
+. pending/lib.sh
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(test memcheck sort)
-note() { echo "$*" | tee -a "$OUT/summary.txt"; }
 export NCCL_NVLS_ENABLE=0
 
-tree=${TMPDIR:-/tmp}/pending-08-lib
-rm -rf "$tree"
-mkdir -p "$tree"
-tar -C "$root" --exclude=./build --exclude=./.git -cf - . | tar -C "$tree" -xf -
+pending_setup pending-08-lib
 cp pending/08_multi_gpu/onesweep_lib.cu "$tree/08_multi_gpu/onesweep_lib.cu"
 rm "$tree/08_multi_gpu/onesweep_kernels.cu"
 note "check: 08's library on 07's last step in place in $tree ($(date -u +%FT%TZ))"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$OUT/gpu.txt" 2>&1
 make -j"$(nproc)" build/bin/08_multi_gpu >"$OUT/build-course.log" 2>&1 ||
     { note "check: the course's build failed ($OUT/build-course.log)"; exit 1; }
 (cd "$tree" && make -j"$(nproc)" build/bin/08_multi_gpu build/tests/test_08_multi_gpu) >"$OUT/build.log" 2>&1 ||
     { note "check: the build with the new library failed ($OUT/build.log): $(grep -m1 -i error "$OUT/build.log")"; exit 1; }
-"$tree/build/bin/08_multi_gpu" --gpus 1 -n 1000 --no-cub --no-composition >"$OUT/probe.log" 2>&1
-[ $? -ne 77 ] || { note "check: $(tail -n 1 "$OUT/probe.log")"; exit 77; }
+stop_without_gpu "$tree/build/bin/08_multi_gpu" --gpus 1 -n 1000 --no-cub --no-composition
 
-passed=() failed=()
 sort_once() { # LABEL PROGRAM ARGS...: one sort on one GPU, its RESULT line
     local label=$1 program=$2 out
     shift 2
@@ -58,30 +48,31 @@ sorts() {
     done
     return $status
 }
-for part in "${parts[@]}"; do
-    start=$SECONDS
-    case $part in
-    test)
-        "$tree/build/tests/test_08_multi_gpu" >"$OUT/test.log" 2>&1
-        rc=$?
-        [ "$rc" -ne 77 ] || ! grep -q 'library alone on GPU 0 ran first' "$OUT/test.log" || rc=0
-        note "test: exit $rc: $(tail -n 1 "$OUT/test.log")" ;;
-    memcheck)
-        compute-sanitizer --tool memcheck --report-api-errors no "$tree/build/tests/test_08_multi_gpu" --small \
-            >"$OUT/memcheck.log" 2>&1
-        rc=$?
-        [ "$rc" -ne 77 ] || ! grep -q 'library alone on GPU 0 ran first' "$OUT/memcheck.log" || rc=0
-        note "memcheck: exit $rc: $(grep -m1 'ERROR SUMMARY' "$OUT/memcheck.log")" ;;
-    sort)
-        sorts >"$OUT/sort.log" 2>&1
-        rc=$?
-        note "sort: exit $rc, $(grep -c RESULT "$OUT/sort.log") runs ($OUT/sort.log)" ;;
-    *)
-        note "check: no part '$part' (test memcheck sort)"
-        rc=2 ;;
-    esac
-    if [ "$rc" -eq 0 ]; then passed+=("$part"); else failed+=("$part"); fi
-    note "  ($part took $((SECONDS - start)) s)"
-done
-note "check: passed: ${passed[*]:-none}; failed: ${failed[*]:-none}; on $(cat "$OUT/gpu.txt")"
-[ ${#failed[@]} -eq 0 ]
+# STATUS LOG: the test program's status, where a skip on one GPU after the library's own
+# checks passed (they run first) counts as a pass
+library_status() {
+    [ "$1" -ne 77 ] || ! grep -q 'library alone on GPU 0 ran first' "$2" || return 0
+    return "$1"
+}
+part_test() {
+    "$tree/build/tests/test_08_multi_gpu" >"$OUT/test.log" 2>&1
+    library_status $? "$OUT/test.log"
+    local rc=$?
+    note "test: exit $rc: $(tail -n 1 "$OUT/test.log")"
+    return $rc
+}
+part_memcheck() {
+    compute-sanitizer --tool memcheck --report-api-errors no "$tree/build/tests/test_08_multi_gpu" --small \
+        >"$OUT/memcheck.log" 2>&1
+    library_status $? "$OUT/memcheck.log"
+    local rc=$?
+    note "memcheck: exit $rc: $(grep -m1 'ERROR SUMMARY' "$OUT/memcheck.log")"
+    return $rc
+}
+part_sort() {
+    sorts >"$OUT/sort.log" 2>&1
+    local rc=$?
+    note "sort: exit $rc, $(grep -c RESULT "$OUT/sort.log") runs ($OUT/sort.log)"
+    return $rc
+}
+run_parts "${parts[@]}"
